@@ -1,0 +1,2 @@
+/** Placeholder until the package lands: see the README package map. */
+export {}
