@@ -10,6 +10,9 @@ import { BusinessId, CalendarDate, RegistrationId, UrlString } from "./Formats.j
 
 const NullableString = Schema.NullOr(Schema.String)
 
+/** Keys of free-form maps; `__proto__` is refused because assigning it would replace the prototype. */
+const MapKey = Schema.String.pipe(Schema.filter((k) => k !== "__proto__", { message: () => "reserved key" }))
+
 /** A person who runs the business, with the titles, states and sources they were found under. */
 export const BusinessOfficer = Schema.Struct({
   name: Schema.String,
@@ -60,10 +63,10 @@ export type ReviewItem = typeof ReviewItem.Type
 /** What a review source says about the place itself. */
 export const ReviewMetadata = Schema.Struct({
   open_state: NullableString,
-  operating_hours: Schema.Record({ key: Schema.String, value: Schema.String }),
+  operating_hours: Schema.Record({ key: MapKey, value: Schema.String }),
   description: NullableString,
   types: Schema.Array(Schema.String),
-  service_options: Schema.Record({ key: Schema.String, value: Schema.Boolean })
+  service_options: Schema.Record({ key: MapKey, value: Schema.Boolean })
 }).annotations({ identifier: "ReviewMetadata" })
 /** @see ReviewMetadata */
 export type ReviewMetadata = typeof ReviewMetadata.Type
@@ -110,7 +113,7 @@ export type DirectoryListing = typeof DirectoryListing.Type
 export const SocialProfiles = Schema.Struct({
   confidence: NullableString,
   found_on: Schema.Array(Schema.String),
-  metadata: Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.String })),
+  metadata: Schema.NullOr(Schema.Record({ key: MapKey, value: Schema.String })),
   site: Schema.String,
   url: Schema.String,
   username: Schema.String

@@ -116,7 +116,9 @@ const createSearchModel: Py.Model = {
     ["alternative_names", Py.optional(names)],
     [
       "tin",
-      Py.optional(Py.after(Py.str(bounds.tin), (v: string) => /^\d{9}$/.test(v.replace(/[- ]/g, "")) ? undefined : TIN_MESSAGE))
+      Py.optional(
+        Py.after(Py.str(bounds.tin), (v: string) => /^\d{9}$/.test(v.replace(/[- ]/g, "")) ? undefined : TIN_MESSAGE)
+      )
     ],
     ["options", Py.optional(Py.list(Py.enumOf(allOptions), { max: bounds.options }))],
     ["reference_id", Py.optional(Py.str(bounds.reference_id))],
