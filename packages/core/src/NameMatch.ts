@@ -1,0 +1,132 @@
+/**
+ * `business_name_match` (DECISIONS section 6): EXACT when the names are equal after
+ * normalisation with equivalent legal forms (or a form on one side only); SIMILAR for typos,
+ * abbreviations, word order, a different legal form, or an exact alternative/DBA name; otherwise
+ * NO_MATCH. The input name and alternative names are compared with the business name and all of
+ * its alternative names.
+ */
+import * as BusinessName from "./BusinessName.js"
+import { editDistance, jaroWinkler } from "./internal/Text.js"
+import type { NameMatch } from "./Search.js"
+
+/** Similarity at or above which two different names count as SIMILAR (chosen on training data; docs/ACCURACY.md). */
+export const SIMILAR_THRESHOLD = 0.9
+
+const sortedKey = (t: ReadonlyArray<string>) => [...t].sort().join(" ")
+
+const initials = (t: ReadonlyArray<string>) => t.map((x) => x[0]).join("")
+
+/** Tokens that carry no identity; unpaired, they do not count against a name. */
+const MINOR = new Set(["of", "and", "the", "de", "la", "le", "el", "y", "et", "a", "an", "at", "on", "in", "for", "by", "at"])
+
+const ROMAN = /^(?:i{1,3}|iv|v|vi{1,3}|ix|x)$/
+/** Numbers and roman numerals tell entities apart (Fund III, Fund IV): they never count as typos. */
+const isNumeral = (t: string) => /\d/.test(t) || ROMAN.test(t)
+
+/** How alike two tokens are: 1 equal, 0.92 a typo (one edit, two from 8 letters), else a weak share. */
+const tokenScore = (a: string, b: string): number => {
+  if (a === b) return 1
+  if (isNumeral(a) || isNumeral(b)) return 0
+  const n = Math.min(a.length, b.length)
+  if (n >= 4) {
+    const d = editDistance(a, b, 2)
+    if (d <= 1 || (d === 2 && n >= 8 && jaroWinkler(a, b) >= 0.93)) return 0.92
+  }
+  return 0.5 * jaroWinkler(a, b)
+}
+
+/**
+ * Best-pairs token agreement: each token of the shorter name is paired with its best unused token
+ * of the other, weighted by length; unpaired tokens (other than minor words) count as disagreement.
+ * Returns the agreement and the share of the shorter name that found a partner (containment).
+ */
+const tokenAgreement = (a: ReadonlyArray<string>, b: ReadonlyArray<string>) => {
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a]
+  const used = new Uint8Array(long.length)
+  let agree = 0
+  let total = 0
+  let shortMatched = 0
+  let shortTotal = 0
+  for (const t of short) {
+    let best = -1
+    let bestJ = -1
+    for (let j = 0; j < long.length; j++) {
+      if (used[j] === 1) continue
+      const s = tokenScore(t, long[j]!)
+      if (s > best) {
+        best = s
+        bestJ = j
+      }
+    }
+    const w = Math.max(t.length, bestJ >= 0 ? long[bestJ]!.length : 0)
+    if (bestJ >= 0 && (best >= 0.92 || !MINOR.has(t))) {
+      used[bestJ] = 1
+      agree += best * w
+      total += w
+      if (best >= 0.92) shortMatched += t.length
+    } else if (!MINOR.has(t)) {
+      total += isNumeral(t) ? Math.max(t.length, 4) : t.length
+    }
+    if (!MINOR.has(t)) shortTotal += t.length
+  }
+  for (let j = 0; j < long.length; j++) {
+    const t = long[j]!
+    if (used[j] === 0 && !MINOR.has(t)) total += isNumeral(t) ? Math.max(t.length, 4) : t.length
+  }
+  return { agreement: total === 0 ? 0 : agree / total, containment: shortTotal === 0 ? 0 : shortMatched / shortTotal }
+}
+
+/** Similarity of two normalised names in [0, 1]; 1 means the same core name. */
+export const similarity = (a: BusinessName.BusinessName, b: BusinessName.BusinessName): number => {
+  if (a.tokens.length === 0 || b.tokens.length === 0) return 0
+  if (a.key === b.key) return 1
+  const compactA = a.tokens.join("")
+  const compactB = b.tokens.join("")
+  if (compactA === compactB) return 0.98
+  if (sortedKey(a.tokens) === sortedKey(b.tokens)) return 0.97
+  if (a.symbols.join(" ") === b.symbols.join(" ") || sortedKey(a.symbols) === sortedKey(b.symbols)) return 0.96
+  // An initialism of at least three letters: "IBM" ~ "International Business Machines".
+  if (a.tokens.length === 1 && b.tokens.length >= 3 && compactA === initials(b.tokens)) return 0.92
+  if (b.tokens.length === 1 && a.tokens.length >= 3 && compactB === initials(a.tokens)) return 0.92
+  // A typo that splits or joins words ("mc donalds" ~ "mcdonalds").
+  const n = Math.min(compactA.length, compactB.length)
+  if (n >= 6 && editDistance(compactA, compactB, 1) <= 1 && a.tokens.filter(isNumeral).join() === b.tokens.filter(isNumeral).join()) return 0.93
+  return tokenAgreement(a.symbols, b.symbols).agreement
+}
+
+/** Share of the shorter name's tokens found (equal or with a typo) in the other name. */
+export const containment = (a: BusinessName.BusinessName, b: BusinessName.BusinessName): number =>
+  a.key === b.key ? 1 : tokenAgreement(a.symbols, b.symbols).containment
+
+/** Every name a party goes by: each given name split on "d/b/a", "a.k.a." and similar phrases. */
+const namesOf = (name: string, alternatives: ReadonlyArray<string>): Array<BusinessName.BusinessName> =>
+  [name, ...alternatives].flatMap(BusinessName.splitNames).map(BusinessName.normalize).filter((n) =>
+    n.tokens.length > 0
+  )
+
+/** One side of a name comparison. */
+export interface Names {
+  readonly name: string
+  readonly alternatives: ReadonlyArray<string>
+}
+
+/** The best similarity between any input name and any business name (for ranking). */
+export const bestSimilarity = (input: Names, business: Names): number => {
+  let best = 0
+  for (const a of namesOf(input.name, input.alternatives)) {
+    for (const b of namesOf(business.name, business.alternatives)) {
+      const s = similarity(a, b)
+      if (s > best) best = s
+      if (best === 1) return 1
+    }
+  }
+  return best
+}
+
+/** Grades the input names against the business names. */
+export const grade = (input: Names, business: Names): NameMatch => {
+  const a = BusinessName.normalize(input.name)
+  const b = BusinessName.normalize(business.name)
+  if (a.tokens.length > 0 && a.key === b.key && BusinessName.legalFormsEquivalent(a, b)) return "EXACT"
+  return bestSimilarity(input, business) >= SIMILAR_THRESHOLD ? "SIMILAR" : "NO_MATCH"
+}
