@@ -21,7 +21,8 @@ const write = (name: string, value: unknown) => {
   writeFileSync(join(out, name), JSON.stringify(value) + "\n")
   console.log(`wrote src/data/${name}`)
 }
-const lines = (text: string) => text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length > 0 && !l.startsWith("#"))
+const lines = (text: string) =>
+  text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length > 0 && !l.startsWith("#"))
 
 // --- Legal forms: rigour org_types (display/compare + aliases) merged with libpostal company types.
 {
@@ -50,7 +51,10 @@ const lines = (text: string) => text.split(/\r?\n/).map((l) => l.trim()).filter(
 
 // --- Descriptor symbols (intl = international ...) and name stopwords, from rigour.
 {
-  const symbols = parseYaml(read("rigour-name-resources", "symbols.yml")) as Record<string, Record<string, Array<unknown>>>
+  const symbols = parseYaml(read("rigour-name-resources", "symbols.yml")) as Record<
+    string,
+    Record<string, Array<unknown>>
+  >
   const org: Record<string, Array<string>> = {}
   for (const [k, vs] of Object.entries(symbols.org_symbols ?? {})) org[k] = vs.map(String)
   write("org-symbols.json", org)
@@ -154,7 +158,10 @@ const lines = (text: string) => text.split(/\r?\n/).map((l) => l.trim()).filter(
     for (const v of variants) if (!v.includes(" ")) dirs[v.toUpperCase().replace(/\.$/, "")] ??= d
   }
   write("directionals.json", dirs)
-  const states = parseYaml(read("libpostal-dictionaries", "states", "us.yaml")) as Record<string, Record<string, string>>
+  const states = parseYaml(read("libpostal-dictionaries", "states", "us.yaml")) as Record<
+    string,
+    Record<string, string>
+  >
   const out: Record<string, Array<string>> = {}
   for (const [code, names] of Object.entries(states)) out[code] = [...new Set(Object.values(names).map(String))]
   write("states.json", out)
@@ -199,12 +206,17 @@ const lines = (text: string) => text.split(/\r?\n/).map((l) => l.trim()).filter(
       relax_quotes: true,
       skip_empty_lines: true
     }) as Array<Array<string>>
-  const entries = new Map<string, { id: string; name: string; type: string; programs: Array<string>; aliases: Array<string> }>()
+  const entries = new Map<
+    string,
+    { id: string; name: string; type: string; programs: Array<string>; aliases: Array<string> }
+  >()
   for (const r of parse("sdn.csv")) {
     const id = clean(r[0])
     if (id === "") continue
     const type = clean(r[2]) || "entity"
-    const programs = clean(r[3]).split(/\]\s*\[|;/).map((p) => p.replace(/[[\]]/g, "").trim()).filter((p) => p.length > 0)
+    const programs = clean(r[3]).split(/\]\s*\[|;/).map((p) => p.replace(/[[\]]/g, "").trim()).filter((p) =>
+      p.length > 0
+    )
     entries.set(id, { id, name: clean(r[1]), type, programs, aliases: [] })
   }
   for (const r of parse("alt.csv")) {

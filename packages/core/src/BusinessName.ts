@@ -207,7 +207,8 @@ const SPLIT = new RegExp(
 )
 
 /** Splits "Acme Inc d/b/a Acme Widgets" into its names (rigour's name-split phrases). */
-export const splitNames = (raw: string): Array<string> => raw.split(SPLIT).map((s) => s.trim()).filter((s) => s.length > 0)
+export const splitNames = (raw: string): Array<string> =>
+  raw.split(SPLIT).map((s) => s.trim()).filter((s) => s.length > 0)
 
 /** True when both names carry equivalent legal forms, or at least one carries none. */
 export const legalFormsEquivalent = (a: BusinessName, b: BusinessName): boolean =>

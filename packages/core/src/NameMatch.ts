@@ -17,7 +17,25 @@ const sortedKey = (t: ReadonlyArray<string>) => [...t].sort().join(" ")
 const initials = (t: ReadonlyArray<string>) => t.map((x) => x[0]).join("")
 
 /** Tokens that carry no identity; unpaired, they do not count against a name. */
-const MINOR = new Set(["of", "and", "the", "de", "la", "le", "el", "y", "et", "a", "an", "at", "on", "in", "for", "by", "at"])
+const MINOR = new Set([
+  "of",
+  "and",
+  "the",
+  "de",
+  "la",
+  "le",
+  "el",
+  "y",
+  "et",
+  "a",
+  "an",
+  "at",
+  "on",
+  "in",
+  "for",
+  "by",
+  "at"
+])
 
 const ROMAN = /^(?:i{1,3}|iv|v|vi{1,3}|ix|x)$/
 /** Numbers and roman numerals tell entities apart (Fund III, Fund IV): they never count as typos. */
@@ -90,7 +108,10 @@ export const similarity = (a: BusinessName.BusinessName, b: BusinessName.Busines
   if (b.tokens.length === 1 && a.tokens.length >= 3 && compactB === initials(a.tokens)) return 0.92
   // A typo that splits or joins words ("mc donalds" ~ "mcdonalds").
   const n = Math.min(compactA.length, compactB.length)
-  if (n >= 6 && editDistance(compactA, compactB, 1) <= 1 && a.tokens.filter(isNumeral).join() === b.tokens.filter(isNumeral).join()) return 0.93
+  if (
+    n >= 6 && editDistance(compactA, compactB, 1) <= 1 &&
+    a.tokens.filter(isNumeral).join() === b.tokens.filter(isNumeral).join()
+  ) return 0.93
   return tokenAgreement(a.symbols, b.symbols).agreement
 }
 
