@@ -213,3 +213,24 @@ export const splitNames = (raw: string): Array<string> =>
 /** True when both names carry equivalent legal forms, or at least one carries none. */
 export const legalFormsEquivalent = (a: BusinessName, b: BusinessName): boolean =>
   a.legalForms.length === 0 || b.legalForms.length === 0 || a.legalForms.some((f) => b.legalForms.includes(f))
+
+/**
+ * The normalised names a given name stands for: split on "d/b/a", "a.k.a." and similar phrases,
+ * and each also without a parenthetical qualifier ("Spago (Los Angeles)" -> "Spago"), which names
+ * a branch or place rather than the business.
+ */
+export const variants = (raw: string): Array<BusinessName> => {
+  const out: Array<BusinessName> = []
+  const keys = new Set<string>()
+  for (const part of splitNames(raw)) {
+    const bare = part.replace(/\([^)]*\)/g, " ").replace(/\s+/g, " ").trim()
+    for (const text of bare.length > 0 && bare !== part ? [part, bare] : [part]) {
+      const n = normalize(text)
+      if (n.tokens.length > 0 && !keys.has(n.key)) {
+        keys.add(n.key)
+        out.push(n)
+      }
+    }
+  }
+  return out
+}

@@ -50,7 +50,9 @@ const tokenScore = (a: string, b: string): number => {
     const d = editDistance(a, b, 2)
     if (d <= 1 || (d === 2 && n >= 8 && jaroWinkler(a, b) >= 0.93)) return 0.92
   }
-  return 0.5 * jaroWinkler(a, b)
+  // Unrelated words earn nothing; merely alike ones (not a typo) earn a little.
+  const jw = jaroWinkler(a, b)
+  return jw >= 0.8 ? 0.5 * jw : 0
 }
 
 /**
@@ -119,7 +121,11 @@ export const similarity = (a: BusinessName.BusinessName, b: BusinessName.Busines
 export const containment = (a: BusinessName.BusinessName, b: BusinessName.BusinessName): number =>
   a.key === b.key ? 1 : tokenAgreement(a.symbols, b.symbols).containment
 
-/** Every name a party goes by: each given name split on "d/b/a", "a.k.a." and similar phrases. */
+/**
+ * Every name a party goes by: each given name split on "d/b/a", "a.k.a." and similar phrases.
+ * Parenthetical qualifiers stay: for a grade, "Bank of China (Hong Kong)" and "Bank of China
+ * (Singapore)" are different legal entities (retrieval also tries the bare name; see MatchModel).
+ */
 const namesOf = (name: string, alternatives: ReadonlyArray<string>): Array<BusinessName.BusinessName> =>
   [name, ...alternatives].flatMap(BusinessName.splitNames).map(BusinessName.normalize).filter((n) =>
     n.tokens.length > 0
@@ -148,6 +154,9 @@ export const bestSimilarity = (input: Names, business: Names): number => {
 export const grade = (input: Names, business: Names): NameMatch => {
   const a = BusinessName.normalize(input.name)
   const b = BusinessName.normalize(business.name)
-  if (a.tokens.length > 0 && a.key === b.key && BusinessName.legalFormsEquivalent(a, b)) return "EXACT"
+  // Equal after normalisation, spacing included ("C T Corp" = "CT Corp"), with equivalent legal forms.
+  if (a.tokens.length > 0 && a.tokens.join("") === b.tokens.join("") && BusinessName.legalFormsEquivalent(a, b)) {
+    return "EXACT"
+  }
   return bestSimilarity(input, business) >= SIMILAR_THRESHOLD ? "SIMILAR" : "NO_MATCH"
 }

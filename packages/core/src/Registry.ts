@@ -1,0 +1,312 @@
+/**
+ * Candidate retrieval. A `Registry` holds business records and, given a normalised request,
+ * returns ranked candidates with a calibrated match probability (MatchModel). The in-memory
+ * implementation blocks on rare name tokens, phonetic keys (Double Metaphone), ZIP and house
+ * number, street, phone and website, so a search compares a small fraction of the records.
+ *
+ * Registry records are contract Business records where only `id` and `name` are required; any
+ * other field may be absent or null (real registry extracts are incomplete).
+ */
+import { doubleMetaphone } from "double-metaphone"
+import { Context, Effect, Either, Layer, ParseResult, Schema } from "effect"
+import { createHash } from "node:crypto"
+import { Address, BusinessAddress } from "./Address.js"
+import {
+  BusinessOfficer,
+  DirectoryListing,
+  PredictedNaics,
+  Registration,
+  Revenue,
+  Review,
+  SecRegistration,
+  SocialProfiles,
+  WatchlistHit
+} from "./Business.js"
+import * as BusinessName from "./BusinessName.js"
+import { localDigits, registrableDomain } from "./Contact.js"
+import { BusinessId, CalendarDate } from "./Formats.js"
+import * as MatchModel from "./MatchModel.js"
+import { digits as tinDigits, TinAuthority, type TinOwner } from "./Tin.js"
+import * as UsAddress from "./UsAddress.js"
+
+const NullableString = Schema.NullOr(Schema.String)
+
+/** A registry record: a Business without the URLs the host derives from its base URL. */
+export const RegistryBusiness = Schema.Struct({
+  id: BusinessId,
+  name: Schema.String.pipe(Schema.minLength(1)),
+  address: NullableString,
+  structure: NullableString,
+  addresses: Schema.Array(BusinessAddress),
+  phone_numbers: Schema.Array(Schema.String),
+  phone_number: NullableString,
+  email: NullableString,
+  website: NullableString,
+  social_profiles: Schema.NullOr(SocialProfiles),
+  reviews: Schema.Array(Review),
+  directory_listings: Schema.Array(DirectoryListing),
+  ein: NullableString,
+  incorporation_state: NullableString,
+  incorporation_date: Schema.NullOr(CalendarDate),
+  months_in_business: Schema.NullOr(Schema.NonNegativeInt),
+  primary_address: Schema.NullOr(Address),
+  alternative_names: Schema.Array(Schema.String),
+  registrations: Schema.Array(Registration),
+  business_officers: Schema.Array(BusinessOfficer),
+  predicted_naics: Schema.Array(PredictedNaics),
+  watchlist_hits: Schema.Array(WatchlistHit),
+  sec_registrations: Schema.Array(SecRegistration),
+  revenue: Schema.NullOr(Revenue)
+}).annotations({ identifier: "RegistryBusiness" })
+/** @see RegistryBusiness */
+export type RegistryBusiness = typeof RegistryBusiness.Type
+
+const LISTS = [
+  "addresses",
+  "phone_numbers",
+  "reviews",
+  "directory_listings",
+  "alternative_names",
+  "registrations",
+  "business_officers",
+  "predicted_naics",
+  "watchlist_hits",
+  "sec_registrations"
+] as const
+
+/** A deterministic UUID (version 5 layout) for a nested record that arrived without an id. */
+export const derivedId = (...parts: ReadonlyArray<string>): string => {
+  const h = createHash("sha1").update(parts.join("\u0000")).digest("hex")
+  const variant = ((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16)
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`
+}
+
+const isObject = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
+
+const ADDRESS_DEFAULTS = {
+  street: null,
+  city: null,
+  state: null,
+  zip: null,
+  latitude: null,
+  longitude: null,
+  rdi: null,
+  deliverable: false,
+  cmra: false,
+  url: null,
+  delivery_type: null
+}
+
+const fillAddress = (u: unknown, owner: string, n: number, withSources: boolean): unknown => {
+  if (!isObject(u)) return u
+  const filled: Record<string, unknown> = { id: derivedId(owner, "address", String(n)), ...ADDRESS_DEFAULTS }
+  for (const [k, v] of Object.entries(u)) if (v !== null && v !== undefined) filled[k] = v
+  if (withSources && !Array.isArray(filled.sources)) filled.sources = []
+  return filled
+}
+
+const fillOfficer = (u: unknown): unknown =>
+  isObject(u)
+    ? { titles: [], states: [], sources: [], ...u }
+    : typeof u === "string"
+    ? { name: u, titles: [], states: [], sources: [] }
+    : u
+
+const fillRegistration = (u: unknown, owner: string, n: number): unknown => {
+  if (!isObject(u)) return u
+  const id = typeof u.id === "string" ? u.id : derivedId(owner, "registration", String(n))
+  const base: Record<string, unknown> = {
+    id,
+    name: null,
+    file_number: null,
+    state: null,
+    status: "UNKNOWN",
+    issue_date: null,
+    inactive_date: null,
+    dissolution_date: null,
+    address: null,
+    registration_type: null,
+    standing: null,
+    registered_agent: null,
+    officers: []
+  }
+  for (const [k, v] of Object.entries(u)) if (v !== null && v !== undefined) base[k] = v
+  if (base.address !== null) base.address = fillAddress(base.address, id, 0, false)
+  if (isObject(base.registered_agent)) {
+    const agent = base.registered_agent
+    base.registered_agent = {
+      name: agent.name,
+      address: agent.address == null ? null : fillAddress(agent.address, id, 1, false)
+    }
+  }
+  base.officers = Array.isArray(base.officers) ? base.officers.map(fillOfficer) : []
+  return base
+}
+
+/** Fills what an incomplete extract leaves out: absent or null lists become empty, scalars null. */
+const fillDefaults = (u: unknown): unknown => {
+  if (!isObject(u)) return u
+  const owner = String(u.id)
+  const out: Record<string, unknown> = {}
+  for (const field of Object.keys(RegistryBusiness.fields)) out[field] = u[field] ?? null
+  for (const field of LISTS) if (!Array.isArray(out[field])) out[field] = []
+  out.addresses = (out.addresses as Array<unknown>).map((a, i) => fillAddress(a, owner, i, true))
+  if (out.primary_address !== null) out.primary_address = fillAddress(out.primary_address, owner, -1, false)
+  out.business_officers = (out.business_officers as Array<unknown>).map(fillOfficer)
+  out.registrations = (out.registrations as Array<unknown>).map((r, i) => fillRegistration(r, owner, i))
+  out.phone_numbers = (out.phone_numbers as Array<unknown>).filter((p) => typeof p === "string")
+  return out
+}
+
+const decodeFilled = Schema.decodeUnknownEither(RegistryBusiness, { onExcessProperty: "ignore" })
+
+/** Decodes one registry record (a parsed JSON value), filling defaults; a readable error when it is not one. */
+export const decodeRecord = (u: unknown): Either.Either<RegistryBusiness, string> =>
+  Either.mapLeft(decodeFilled(fillDefaults(u)), (e) => ParseResult.TreeFormatter.formatErrorSync(e))
+
+/** The comparable form of a registry record. */
+export const prepareRecord = (b: RegistryBusiness): MatchModel.Prepared => {
+  const names = [b.name, ...b.alternative_names].flatMap(BusinessName.variants)
+  const addresses: Array<UsAddress.UsAddress> = []
+  const addAddress = (
+    a: { street: string | null; city: string | null; state: string | null; zip: string | null } | null
+  ) => {
+    if (a !== null && (a.street || a.city || a.state || a.zip)) addresses.push(UsAddress.fromParts(a))
+  }
+  b.addresses.forEach(addAddress)
+  addAddress(b.primary_address)
+  for (const r of b.registrations) addAddress(r.address)
+  if (addresses.length === 0 && b.address) addresses.push(UsAddress.parse(b.address))
+  const phones = [...new Set([b.phone_number, ...b.phone_numbers].flatMap((p) => (p ? [localDigits(p)] : [])))].filter((
+    p
+  ): p is string => p !== undefined)
+  const domain = b.website ? registrableDomain(b.website) : undefined
+  const officers = [...b.business_officers, ...b.registrations.flatMap((r) => r.officers)].map((o) => o.name)
+  return { names, addresses, phones, domains: domain === undefined ? [] : [domain], officers }
+}
+
+/** A candidate business with its comparison to the request and its match probability. */
+export interface Candidate {
+  readonly business: RegistryBusiness
+  readonly probability: number
+  readonly comparison: MatchModel.Comparison
+}
+
+/** Options of a search. */
+export interface SearchOptions {
+  /** At most this many candidates, best first (default 5). */
+  readonly limit?: number
+}
+
+/** Businesses to verify against. */
+export class Registry extends Context.Tag("@osiris/core/Registry")<Registry, {
+  /** Ranked candidates for a normalised request, best first. */
+  readonly search: (query: MatchModel.Prepared, options?: SearchOptions) => Effect.Effect<ReadonlyArray<Candidate>>
+  /** The record with this id, if any. */
+  readonly get: (id: string) => Effect.Effect<RegistryBusiness | undefined>
+  /** The business an EIN belongs to, if the registry knows it. */
+  readonly ownerOfEin: (einDigits: string) => Effect.Effect<TinOwner | undefined>
+}>() {
+  /** An in-memory registry over the records (indexed once, when the layer is built). */
+  static readonly layerMemory = (records: ReadonlyArray<RegistryBusiness>) =>
+    Layer.sync(Registry, () => {
+      const index = makeMemoryIndex(records)
+      return {
+        search: (query, options) => Effect.sync(() => index.search(query, options?.limit ?? 5)),
+        get: (id) => Effect.sync(() => index.get(id)),
+        ownerOfEin: (ein) => Effect.sync(() => index.ownerOfEin(ein))
+      }
+    })
+}
+
+const MINOR = new Set(["of", "and", "the", "de", "la", "a", "an", "at", "on", "in", "for", "by"])
+
+/** Blocking keys of a prepared request or record, with the weight of a shared key of each kind. */
+export const blockingKeys = (p: MatchModel.Prepared): Array<string> => {
+  const keys = new Set<string>()
+  for (const n of p.names) {
+    for (const t of n.tokens) {
+      if (MINOR.has(t) || t.length < 2) continue
+      keys.add(`n${t}`)
+      if (t.length >= 4 && !/\d/.test(t)) keys.add(`m${doubleMetaphone(t)[0]}`)
+    }
+    if (n.tokens.length > 1) keys.add(`k${n.tokens.join("")}`)
+  }
+  for (const a of p.addresses) {
+    if (a.number !== undefined && a.streetName !== undefined) keys.add(`s${a.number} ${a.streetName.replace(/ /g, "")}`)
+    if (a.number !== undefined && a.zip5 !== undefined) keys.add(`z${a.zip5} ${a.number}`)
+    if (a.poBox !== undefined && a.zip5 !== undefined) keys.add(`b${a.zip5} ${a.poBox}`)
+  }
+  for (const ph of p.phones) keys.add(`t${ph}`)
+  for (const d of p.domains) keys.add(`w${d}`)
+  return [...keys]
+}
+
+/** Postings longer than this are skipped when the request has rarer keys. */
+const COMMON_POSTING = 2000
+/** Most records compared with the model per search. */
+const COMPARE_LIMIT = 40
+
+/** The in-memory index behind `Registry.layerMemory` (exported for benchmarks). */
+export const makeMemoryIndex = (records: ReadonlyArray<RegistryBusiness>) => {
+  const prepared: Array<MatchModel.Prepared> = new Array(records.length)
+  const building = new Map<string, Array<number>>()
+  const byId = new Map<string, number>()
+  const byEin = new Map<string, number>()
+  records.forEach((r, i) => {
+    byId.set(r.id, i)
+    const ein = r.ein === null ? undefined : tinDigits(r.ein)
+    if (ein !== undefined && !byEin.has(ein)) byEin.set(ein, i)
+    const p = prepareRecord(r)
+    prepared[i] = p
+    for (const k of blockingKeys(p)) {
+      let list = building.get(k)
+      if (list === undefined) building.set(k, list = [])
+      list.push(i)
+    }
+  })
+  const postings = new Map<string, Int32Array>()
+  for (const [k, list] of building) postings.set(k, Int32Array.from(list))
+  building.clear()
+  const total = Math.max(records.length, 1)
+
+  const search = (query: MatchModel.Prepared, limit: number): Array<Candidate> => {
+    const lists = blockingKeys(query).map((k) => postings.get(k)).filter((l): l is Int32Array => l !== undefined)
+      .sort((a, b) => a.length - b.length)
+    const usable = lists.filter((l) => l.length <= COMMON_POSTING)
+    const use = usable.length > 0 ? usable : lists.slice(0, 1)
+    // Score records by the rarity of the keys they share with the request (idf), then compare the best.
+    const votes = new Map<number, number>()
+    for (const list of use) {
+      const idf = Math.log(total / list.length) + 1
+      for (let i = 0; i < list.length; i++) votes.set(list[i]!, (votes.get(list[i]!) ?? 0) + idf)
+    }
+    const shortlist = [...votes.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, COMPARE_LIMIT)
+    const candidates = shortlist.map(([i]) => {
+      const comparison = MatchModel.compare(query, prepared[i]!)
+      return { business: records[i]!, comparison, probability: MatchModel.probability(comparison) }
+    })
+    candidates.sort((a, b) => b.probability - a.probability || a.business.id.localeCompare(b.business.id))
+    return candidates.slice(0, limit)
+  }
+
+  return {
+    size: records.length,
+    keys: postings.size,
+    search,
+    get: (id: string) => {
+      const i = byId.get(id)
+      return i === undefined ? undefined : records[i]
+    },
+    ownerOfEin: (ein: string): TinOwner | undefined => {
+      const i = byEin.get(ein)
+      return i === undefined ? undefined : { name: records[i]!.name }
+    }
+  }
+}
+
+/** The default TIN authority: the EINs known to the registry (DECISIONS section 6). */
+export const layerTinAuthority = Layer.effect(
+  TinAuthority,
+  Effect.map(Registry, (registry) => TinAuthority.make(registry.ownerOfEin))
+)
