@@ -210,5 +210,35 @@ export const estimate = (
     return out
   }
   const matches = pairs.filter((p) => p.match).length
-  return { prior: (matches + 1) / (pairs.length + 2), m: count(true), u: count(false) }
+  const m = count(true)
+  const u = count(false)
+  monotone(m.identity!, u.identity!)
+  return { prior: (matches + 1) / (pairs.length + 2), m, u }
+}
+
+/**
+ * Makes the joint identity weights monotone: a better name level at the same street level, or a
+ * better street level with the same name level, never weighs less (sparse cells of the training
+ * data would otherwise rank "partial name" above "high name"). Adjusts m so that log2(m/u) is the
+ * running maximum from the worse levels up.
+ */
+const monotone = (m: Record<string, number>, u: Record<string, number>) => {
+  const w = (n: string, st: string) => Math.log2(m[`${n}/${st}`]! / u[`${n}/${st}`]!)
+  const set = (n: string, st: string, weight: number) => {
+    m[`${n}/${st}`] = u[`${n}/${st}`]! * Math.pow(2, weight)
+  }
+  const names = [...NAME_LEVELS].reverse()
+  const streets = STREET_LEVELS.filter((x) => x !== "none").reverse()
+  for (let round = 0; round < 3; round++) {
+    for (const st of [...streets, "none"]) {
+      for (let i = 1; i < names.length; i++) {
+        if (w(names[i]!, st) < w(names[i - 1]!, st)) set(names[i]!, st, w(names[i - 1]!, st))
+      }
+    }
+    for (const n of names) {
+      for (let i = 1; i < streets.length; i++) {
+        if (w(n, streets[i]!) < w(n, streets[i - 1]!)) set(n, streets[i]!, w(n, streets[i - 1]!))
+      }
+    }
+  }
 }

@@ -284,10 +284,15 @@ export const makeMemoryIndex = (records: ReadonlyArray<RegistryBusiness>) => {
     const shortlist = [...votes.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, COMPARE_LIMIT)
     const candidates = shortlist.map(([i]) => {
       const comparison = MatchModel.compare(query, prepared[i]!)
-      return { business: records[i]!, comparison, probability: MatchModel.probability(comparison) }
+      return { business: records[i]!, comparison, weight: MatchModel.logBayesFactor(comparison) }
     })
-    candidates.sort((a, b) => b.probability - a.probability || a.business.id.localeCompare(b.business.id))
-    return candidates.slice(0, limit)
+    // Rank on the log Bayes factor: probabilities saturate at 1 and would tie.
+    candidates.sort((a, b) => b.weight - a.weight || a.business.id.localeCompare(b.business.id))
+    return candidates.slice(0, limit).map(({ business, comparison }) => ({
+      business,
+      comparison,
+      probability: MatchModel.probability(comparison)
+    }))
   }
 
   return {

@@ -115,6 +115,9 @@ interface Token {
 
 const tokenize = (line: string): Array<Token> => {
   const cleaned = fold(line).toUpperCase()
+    // Directions are not part of the address: "(East Side)", "between 50th and 51st sts.".
+    .replace(/\([^)]*\)/g, " ")
+    .replace(/\b(?:BETWEEN|BTWN|BTW|NEAR|CORNER OF)\b[^,]*/g, " ")
     .replace(/#/g, " # ")
     .replace(/(\d)(ST|ND|RD|TH)\b/g, "$1$2")
     .replace(/[.'`\u2019]/g, "")

@@ -47,7 +47,8 @@ const NUMBER_WORDS: Readonly<Record<string, string>> = {
  * "mcdonalds", "L.L.C." -> "llc"), any other punctuation separates, number words become digits.
  */
 export const tokens = (s: string): Array<string> => {
-  const folded = fold(s)
+  // A capitalised suffix glued to a word is usually a legal form: "SiemensAG" -> "Siemens AG".
+  const folded = fold(s.replace(/([a-z]{2,})([A-Z]{2,})\b/g, "$1 $2"))
     .replace(/&/g, " and ")
     .replace(/['`\u2019]/g, "")
     .replace(/([a-z0-9])\.(?=[a-z0-9])/g, "$1")
