@@ -183,14 +183,18 @@ export const normalize = (raw: string): BusinessName => {
   }
   // Forms written before the name (OOO, JSC, "Limited Liability Company ..."): multi-word phrases,
   // or single words that are not also ordinary English words at the start of a name.
-  for (let n = Math.min(maxTokens, t.length - 1); n >= 1; n--) {
-    const phrase = t.slice(0, n).join(" ")
-    const cls = byAlias.get(phrase)
-    if (cls !== undefined && (n > 1 || !LEADING_WORDS.has(phrase))) {
-      legalForms.push(cls)
-      t.splice(0, n)
-      break
+  for (let round = 0; round < 3; round++) {
+    let found = false
+    for (let n = Math.min(maxTokens, t.length - 1); n >= 1 && !found; n--) {
+      const phrase = t.slice(0, n).join(" ")
+      const cls = byAlias.get(phrase)
+      if (cls !== undefined && (n > 1 || (phrase.length >= 3 && !LEADING_WORDS.has(phrase)))) {
+        legalForms.push(cls)
+        t.splice(0, n)
+        found = true
+      }
     }
+    if (!found) break
   }
   while (t.length > 1 && ARTICLES.has(t[0]!)) t.shift()
   while (t.length > 1 && ARTICLES.has(t[t.length - 1]!)) t.pop()
@@ -233,4 +237,13 @@ export const variants = (raw: string): Array<BusinessName> => {
     }
   }
   return out
+}
+
+/** Whether a name reads as an organisation: a legal form anywhere in it, or a descriptor (Services, Group, Bank...). */
+export const looksLikeOrganisation = (raw: string): boolean => {
+  const n = normalize(raw)
+  if (n.legalForms.length > 0) return true
+  const { byAlias } = forms()
+  const symbols = symbolOf()
+  return tokens(raw).some((t) => t.length >= 3 && (byAlias.has(t) || symbols.has(t) || DESCRIPTORS.has(t)))
 }

@@ -218,11 +218,13 @@ export const estimate = (
 
 /**
  * Makes the joint identity weights monotone: a better name level at the same street level, or a
- * better street level with the same name level, never weighs less (sparse cells of the training
+ * better street level with the same name level, weighs more (sparse cells of the training
  * data would otherwise rank "partial name" above "high name"). Adjusts m so that log2(m/u) is the
  * running maximum from the worse levels up.
  */
 const monotone = (m: Record<string, number>, u: Record<string, number>) => {
+  // Strictly better evidence weighs strictly more, so candidates never tie on a raised cell.
+  const MARGIN = 0.05
   const w = (n: string, st: string) => Math.log2(m[`${n}/${st}`]! / u[`${n}/${st}`]!)
   const set = (n: string, st: string, weight: number) => {
     m[`${n}/${st}`] = u[`${n}/${st}`]! * Math.pow(2, weight)
@@ -232,12 +234,12 @@ const monotone = (m: Record<string, number>, u: Record<string, number>) => {
   for (let round = 0; round < 3; round++) {
     for (const st of [...streets, "none"]) {
       for (let i = 1; i < names.length; i++) {
-        if (w(names[i]!, st) < w(names[i - 1]!, st)) set(names[i]!, st, w(names[i - 1]!, st))
+        if (w(names[i]!, st) < w(names[i - 1]!, st) + MARGIN) set(names[i]!, st, w(names[i - 1]!, st) + MARGIN)
       }
     }
     for (const n of names) {
       for (let i = 1; i < streets.length; i++) {
-        if (w(n, streets[i]!) < w(n, streets[i - 1]!)) set(n, streets[i]!, w(n, streets[i - 1]!))
+        if (w(n, streets[i]!) < w(n, streets[i - 1]!) + MARGIN) set(n, streets[i]!, w(n, streets[i - 1]!) + MARGIN)
       }
     }
   }

@@ -61,7 +61,14 @@ const tokenScore = (a: string, b: string): number => {
  * Returns the agreement and the share of the shorter name that found a partner (containment).
  */
 const tokenAgreement = (a: ReadonlyArray<string>, b: ReadonlyArray<string>) => {
-  const [short, long] = a.length <= b.length ? [a, b] : [b, a]
+  if (a.length !== b.length) return pairUp(a.length < b.length ? a : b, a.length < b.length ? b : a)
+  // Same length: pair from both sides and keep the better, so the measure is symmetric.
+  const x = pairUp(a, b)
+  const y = pairUp(b, a)
+  return { agreement: Math.max(x.agreement, y.agreement), containment: Math.max(x.containment, y.containment) }
+}
+
+const pairUp = (short: ReadonlyArray<string>, long: ReadonlyArray<string>) => {
   const used = new Uint8Array(long.length)
   let agree = 0
   let total = 0

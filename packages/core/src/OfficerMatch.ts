@@ -39,7 +39,7 @@ export const gradeOne = (input: string, officer: string): OfficerMatch => {
 
 const RANK: Readonly<Record<OfficerMatch, number>> = { NO_MATCH: 0, SIMILAR: 1, EXACT: 2 }
 
-const looksLikeCompany = (name: string) => BusinessName.normalize(name).legalForms.length > 0
+const looksLikeCompany = BusinessName.looksLikeOrganisation
 
 /** Best grade of any input name against any candidate; `null` when no names were submitted. */
 export const grade = (inputs: ReadonlyArray<string>, candidates: ReadonlyArray<string>): OfficerMatch | null => {

@@ -7,7 +7,7 @@ import anyAscii from "any-ascii"
 /** NFKC, transliterated to ASCII, lower case. "Müller & Söhne" -> "muller & sohne". */
 export const fold = (s: string): string => anyAscii(s.normalize("NFKC")).toLowerCase()
 
-const NUMBER_WORDS: Readonly<Record<string, string>> = {
+const NUMBER_WORDS: ReadonlyMap<string, string> = new Map(Object.entries({
   zero: "0",
   one: "1",
   two: "2",
@@ -40,7 +40,7 @@ const NUMBER_WORDS: Readonly<Record<string, string>> = {
   seventy: "70",
   eighty: "80",
   ninety: "90"
-}
+}))
 
 /**
  * Folded tokens: `&` becomes "and", apostrophes and dots inside words disappear ("McDonald's" ->
@@ -57,7 +57,7 @@ export const tokens = (s: string): Array<string> => {
   if (folded.length === 0) return []
   const out: Array<string> = []
   for (const raw of folded.split(" ")) {
-    const t = NUMBER_WORDS[raw] ?? raw
+    const t = NUMBER_WORDS.get(raw) ?? raw
     // "forty four" -> "44": a tens word followed by a units word.
     const prev = out[out.length - 1]
     if (prev !== undefined && /^[2-9]0$/.test(prev) && /^[1-9]$/.test(t)) out[out.length - 1] = prev[0] + t
