@@ -112,12 +112,12 @@ const fillOfficer = (u: unknown): unknown =>
     ? { name: u, titles: [], states: [], sources: [] }
     : u
 
-const fillRegistration = (u: unknown, owner: string, n: number): unknown => {
+const fillRegistration = (u: unknown, owner: string, ownerName: unknown, n: number): unknown => {
   if (!isObject(u)) return u
   const id = typeof u.id === "string" ? u.id : derivedId(owner, "registration", String(n))
   const base: Record<string, unknown> = {
     id,
-    name: null,
+    name: ownerName,
     file_number: null,
     state: null,
     status: "UNKNOWN",
@@ -153,7 +153,7 @@ const fillDefaults = (u: unknown): unknown => {
   out.addresses = (out.addresses as Array<unknown>).map((a, i) => fillAddress(a, owner, i, true))
   if (out.primary_address !== null) out.primary_address = fillAddress(out.primary_address, owner, -1, false)
   out.business_officers = (out.business_officers as Array<unknown>).map(fillOfficer)
-  out.registrations = (out.registrations as Array<unknown>).map((r, i) => fillRegistration(r, owner, i))
+  out.registrations = (out.registrations as Array<unknown>).map((r, i) => fillRegistration(r, owner, u.name, i))
   out.phone_numbers = (out.phone_numbers as Array<unknown>).filter((p) => typeof p === "string")
   return out
 }

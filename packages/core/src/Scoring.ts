@@ -2,7 +2,7 @@
  * Scores and the `verified` policy (DECISIONS section 6), one configurable service.
  *
  * KYB (0-100, how well the business is identified) adds points per indicator:
- *   name EXACT 30 / SIMILAR 24; address EXACT 30 / SIMILAR 25 / CITY 10 / STATE 5;
+ *   name EXACT 30 / SIMILAR 25; address EXACT 30 / SIMILAR 25 / CITY 10 / STATE 5;
  *   TIN matched 15, not submitted or authority down 7, mismatched 0;
  *   officers EXACT 10 / SIMILAR 7 / not submitted 5; website match 5 / not comparable 3;
  *   address validation FULL 10 / PARTIAL 5.
@@ -52,7 +52,7 @@ const clamp = (n: number) => Math.max(0, Math.min(100, Math.round(n)))
 /** The KYB score. */
 export const kyb = (i: Indicators): number => {
   if (!i.found) return 0
-  const name = i.name === "EXACT" ? 30 : i.name === "SIMILAR" ? 24 : 0
+  const name = i.name === "EXACT" ? 30 : i.name === "SIMILAR" ? 25 : 0
   const address = { EXACT: 30, SIMILAR: 25, CITY: 10, STATE: 5, NO_MATCH: 0 }[i.address ?? "NO_MATCH"]
   const tin = i.tinMatched === true ? 15 : i.tinMatched === false ? 0 : 7
   const officer = i.officer === "EXACT" ? 10 : i.officer === "SIMILAR" ? 7 : i.officer === null ? 5 : 0
