@@ -1,2 +1,3 @@
-/** Placeholder until the package lands: see the README package map. */
-export {}
+/** Osiris reference host: command line and (next) HTTP API. */
+export * as Batch from "./Batch.js"
+export * as Cli from "./Cli.js"

@@ -1,0 +1,97 @@
+/**
+ * The `osiris` command line. `osiris verify --registry <businesses.jsonl> [--input <requests.jsonl>]
+ * [--output <results.jsonl>]` verifies requests against a registry file; standard input and output
+ * by default, with a progress line on standard error when it is a terminal.
+ */
+import { Command, Options } from "@effect/cli"
+import { FileSystem } from "@effect/platform"
+import { NodeStream } from "@effect/platform-node"
+import { Engine, Registry } from "@osiris/core"
+import { Console, Effect, Option, Stream } from "effect"
+import { readRegistry, verifyLines } from "./Batch.js"
+
+const lines = <E, R>(bytes: Stream.Stream<Uint8Array, E, R>) => bytes.pipe(Stream.decodeText(), Stream.splitLines)
+
+const registryOption = Options.file("registry", { exists: "yes" }).pipe(
+  Options.withDescription("Registry: one contract Business record per line (JSONL); only id and name are required")
+)
+const inputOption = Options.file("input", { exists: "yes" }).pipe(
+  Options.withDescription("Requests, one Form-1 (or Form-2) request per line; standard input when absent"),
+  Options.optional
+)
+const outputOption = Options.file("output").pipe(
+  Options.withDescription("Where to write one Search per line; standard output when absent"),
+  Options.optional
+)
+const baseUrlOption = Options.text("base-url").pipe(
+  Options.withDescription("{base_url} used in the URLs of the Searches"),
+  Options.withDefault("http://localhost:8080")
+)
+
+/** A progress line on standard error, when it is a terminal. */
+const progress = (total: number | undefined) => {
+  const tty = process.stderr.isTTY === true
+  let done = 0
+  let last = 0
+  const started = Date.now()
+  const draw = (final: boolean) => {
+    if (!tty) return
+    const now = Date.now()
+    if (!final && now - last < 100) return
+    last = now
+    const rate = done / Math.max((now - started) / 1000, 0.001)
+    const bar = total === undefined
+      ? ""
+      : `[${"#".repeat(Math.round((done / Math.max(total, 1)) * 30)).padEnd(30, "-")}] ${done}/${total} `
+    process.stderr.write(
+      `\r${bar}${total === undefined ? `${done} searches ` : ""}(${rate.toFixed(0)}/s)${final ? "\n" : ""}`
+    )
+  }
+  return { tick: () => (done++, draw(false)), end: () => draw(true) }
+}
+
+/** `osiris verify`. */
+export const verify = Command.make(
+  "verify",
+  { registry: registryOption, input: inputOption, output: outputOption, baseUrl: baseUrlOption },
+  ({ baseUrl, input, output, registry }) =>
+    Effect.gen(function*() {
+      const fs = yield* FileSystem.FileSystem
+      const { records, rejected } = yield* readRegistry(lines(fs.stream(registry)))
+      for (const r of rejected.slice(0, 20)) yield* Console.error(`registry line ${r.line} skipped: ${r.reason}`)
+      if (rejected.length > 20) yield* Console.error(`... and ${rejected.length - 20} more registry lines skipped`)
+      const total = Option.isSome(input)
+        ? (yield* fs.readFileString(input.value)).split("\n").filter((l) => l.trim().length > 0).length
+        : undefined
+      const requests = Option.isSome(input)
+        ? lines(fs.stream(input.value))
+        : lines(NodeStream.stdin)
+      const bar = progress(total)
+      const results = verifyLines(requests).pipe(
+        Stream.tap(() => Effect.sync(bar.tick)),
+        Stream.map((line) => `${line}\n`),
+        Stream.provideLayer(
+          Engine.Engine.layerDefaults({ baseUrl: baseUrl.replace(/\/+$/, "") }, Registry.Registry.layerMemory(records))
+        )
+      )
+      if (Option.isSome(output)) {
+        yield* Stream.run(results.pipe(Stream.encodeText), fs.sink(output.value))
+      } else {
+        yield* Stream.runForEach(results, (line) =>
+          Effect.async<void>((resume) => {
+            if (process.stdout.write(line)) resume(Effect.void)
+            else process.stdout.once("drain", () => resume(Effect.void))
+          }))
+      }
+      bar.end()
+    })
+).pipe(Command.withDescription("Verify requests (JSONL) against a registry (JSONL), one Search per request"))
+
+/** The `osiris` root command. */
+export const osiris = Command.make("osiris").pipe(
+  Command.withDescription("Osiris business verification"),
+  Command.withSubcommands([verify])
+)
+
+/** Runs the command line with the given argv (as `process.argv`). */
+export const run = Command.run(osiris, { name: "osiris", version: "0.1.0" })
