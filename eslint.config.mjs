@@ -3,7 +3,7 @@ import js from "@eslint/js"
 import tseslint from "typescript-eslint"
 
 export default tseslint.config(
-  { ignores: ["**/build/**", "**/node_modules/**", "**/.osiris/**", "**/*.md", "**/fixtures/**"] },
+  { ignores: ["**/build/**", "**/node_modules/**", "**/.osiris/**", "**/*.md", "**/fixtures/**", "scratch/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   ...effect.configs.dprint,

@@ -21,6 +21,13 @@ export interface BusinessName {
   readonly key: string
   /** Tokens with descriptor synonyms replaced by their symbol (international -> intl). */
   readonly symbols: ReadonlyArray<string>
+  /** Tokens joined without spaces. */
+  readonly compact: string
+  /** Tokens sorted and joined (word order ignored). */
+  readonly sorted: string
+  /** Symbols joined, and sorted and joined. */
+  readonly symbolKey: string
+  readonly sortedSymbolKey: string
 }
 
 /**
@@ -198,8 +205,19 @@ export const normalize = (raw: string): BusinessName => {
   }
   while (t.length > 1 && ARTICLES.has(t[0]!)) t.shift()
   while (t.length > 1 && ARTICLES.has(t[t.length - 1]!)) t.pop()
-  const symbols = symbolOf()
-  return { raw, tokens: t, legalForms, key: t.join(" "), symbols: t.map((x) => symbols.get(x) ?? x) }
+  const table = symbolOf()
+  const symbols = t.map((x) => table.get(x) ?? x)
+  return {
+    raw,
+    tokens: t,
+    legalForms,
+    key: t.join(" "),
+    symbols,
+    compact: t.join(""),
+    sorted: [...t].sort().join(" "),
+    symbolKey: symbols.join(" "),
+    sortedSymbolKey: [...symbols].sort().join(" ")
+  }
 }
 
 const SPLIT = new RegExp(

@@ -146,13 +146,16 @@ export const prepareRequest = (
     addresses: address.validation === "INVALID" && address.number === undefined ? [] : [address],
     phones: phone === undefined ? [] : [phone],
     domains: domain === undefined ? [] : [domain],
-    officers: extras.officers
+    officers: extras.officers.map(OfficerMatch.prepare)
   }
 }
 
 const officerNamesOf = (b: RegistryBusiness) => [
   ...new Set([...b.business_officers, ...b.registrations.flatMap((r) => r.officers)].map((o) => o.name))
 ]
+
+/** Registry records whose own watchlist hits an engine keeps. */
+const RECORD_HITS_CACHE = 50_000
 
 const hitKey = (h: WatchlistHit) => `${h.list}\u0000${h.entity_id}\u0000${h.matched}`
 
@@ -171,161 +174,183 @@ export class Engine extends Context.Tag("@osiris/core/Engine")<Engine, {
         const services = yield* Effect.context<Tin.TinAuthority | Watchlist.WatchlistSource | Website.WebsiteResolver>()
         const watchlist = yield* Watchlist.WatchlistSource
         const threshold = config.matchThreshold ?? MatchModel.defaultWeights.threshold ?? 0.5
+        // A record's own names and officers always screen the same: keep their hits (bounded, oldest out).
+        const recordHits = new Map<string, ReadonlyArray<WatchlistHit>>()
+        const screenRecord = (
+          record: RegistryBusiness,
+          names: ReadonlyArray<string>,
+          officers: ReadonlyArray<string>
+        ) => {
+          const cached = recordHits.get(record.id)
+          if (cached !== undefined) return Effect.succeed(cached)
+          return Effect.tap(watchlist.screen(Watchlist.queriesFor(names, officers)), (hits) => {
+            if (recordHits.size >= RECORD_HITS_CACHE) recordHits.delete(recordHits.keys().next().value!)
+            recordHits.set(record.id, hits)
+          })
+        }
 
-        const verify = Effect.fn("Engine.verify")(function*(input: VerifyInput) {
-          const req = input.request
-          const tokenForm = SearchRequest.isBusinessTokenForm(req)
-          const officers = req.officer_names ?? []
-          const inputAlternatives = req.alternative_names ?? []
-          let record: RegistryBusiness | undefined
-          let probability: number | null = null
-          let name: string
-          let addressLine: string
-          if (tokenForm) {
-            record = input.businessId === undefined ? undefined : yield* registry.get(input.businessId)
-            name = record?.name ?? ""
-            addressLine = record === undefined
-              ? ""
-              : record.address ??
-                [record.primary_address?.street, record.primary_address?.city, record.primary_address?.state]
-                  .filter((x) => x).join(", ")
-            if (record !== undefined) probability = 1
-          } else {
-            name = req.name
-            addressLine = req.address
-          }
-          const parsed = UsAddress.parse(addressLine)
-          if (!tokenForm) {
-            const query = prepareRequest({ name, alternatives: inputAlternatives }, parsed, {
-              phone: req.phone_number,
-              website: req.website,
-              officers
+        // A plain generator (no tracing span): verify is the hot path (STYLE: plain functions in hot loops).
+        const verify = (input: VerifyInput) =>
+          Effect.gen(function*() {
+            const req = input.request
+            const tokenForm = SearchRequest.isBusinessTokenForm(req)
+            const officers = req.officer_names ?? []
+            const inputAlternatives = req.alternative_names ?? []
+            let record: RegistryBusiness | undefined
+            let recordPrepared: MatchModel.Prepared | undefined
+            let probability: number | null = null
+            let name: string
+            let addressLine: string
+            if (tokenForm) {
+              record = input.businessId === undefined ? undefined : yield* registry.get(input.businessId)
+              name = record?.name ?? ""
+              addressLine = record === undefined
+                ? ""
+                : record.address ??
+                  [record.primary_address?.street, record.primary_address?.city, record.primary_address?.state]
+                    .filter((x) => x).join(", ")
+              if (record !== undefined) probability = 1
+            } else {
+              name = req.name
+              addressLine = req.address
+            }
+            const parsed = UsAddress.parse(addressLine)
+            if (!tokenForm) {
+              const query = prepareRequest({ name, alternatives: inputAlternatives }, parsed, {
+                phone: req.phone_number,
+                website: req.website,
+                officers
+              })
+              const candidates = yield* registry.search(query, { limit: 5 })
+              const best = candidates.find((c) => MatchModel.eligible(c.comparison))
+              if (best !== undefined) probability = best.probability
+              if (best !== undefined && best.probability >= threshold) {
+                record = best.business
+                recordPrepared = best.prepared
+              }
+            }
+
+            const tin = yield* Tin.verify(
+              req.tin,
+              record === undefined ? undefined : { name: record.name, ein: record.ein }
+            )
+            const businessNames = record === undefined ? [] : [record.name, ...record.alternative_names]
+            const businessOfficers = record === undefined ? [] : officerNamesOf(record)
+            const inputHits = yield* watchlist.screen(Watchlist.queriesFor([name, ...inputAlternatives], officers))
+            const ownHits = record === undefined ? [] : yield* screenRecord(record, businessNames, businessOfficers)
+            const seenHits = new Set(inputHits.map(hitKey))
+            const hits = [...inputHits, ...ownHits.filter((h) => !seenHits.has(hitKey(h)))].sort((a, b) =>
+              b.score - a.score || a.entity_id.localeCompare(b.entity_id) || a.matched.localeCompare(b.matched)
+            )
+            const warnings = tin.warning === undefined ? [] : [tin.warning]
+            const echo = {
+              name,
+              address: addressLine,
+              search_address: searchAddress(parsed),
+              search_address_validation_level: parsed.validation,
+              officer_names: officers,
+              alternative_names: inputAlternatives,
+              website: req.website ?? null,
+              phone_number: req.phone_number ?? null,
+              email: req.email ?? null,
+              tin: req.tin ?? null,
+              reference_id: req.reference_id ?? null,
+              tin_matched: tin.tin_matched,
+              tin_match_type: tin.tin_match_type,
+              tin_potential_match: tin.tin_potential_match,
+              watchlist_hits: hits
+            }
+            const topHit = hits.length === 0 ? null : Math.max(...hits.map((h) => h.score))
+
+            if (record === undefined) {
+              const { scores, verified } = scoring.evaluate({
+                found: false,
+                name: null,
+                address: null,
+                validation: parsed.validation,
+                tinMatched: tin.tin_matched,
+                tinSubmitted: req.tin !== undefined,
+                tinPotentialMatch: tin.tin_potential_match !== null,
+                officer: null,
+                website: null,
+                watchlistTopScore: topHit,
+                inactiveRegistration: false,
+                cmra: false
+              })
+              return {
+                state: "FAILED",
+                ...echo,
+                business_name_match: null,
+                business_address_match: null,
+                business_officer_match: null,
+                registered_agent_match: null,
+                business_website_match: null,
+                business_website_redirect_match: null,
+                verified,
+                scores,
+                error: NO_MATCH_ERROR,
+                warnings,
+                business: null,
+                match_probability: probability
+              } satisfies Verification as Verification
+            }
+
+            const prepared = recordPrepared ?? prepareRecord(record)
+            const nameGrade = NameMatch.grade({ name, alternatives: inputAlternatives }, {
+              name: record.name,
+              alternatives: record.alternative_names
             })
-            const candidates = yield* registry.search(query, { limit: 5 })
-            const best = candidates.find((c) => MatchModel.eligible(c.comparison))
-            if (best !== undefined) probability = best.probability
-            if (best !== undefined && best.probability >= threshold) record = best.business
-          }
-
-          const tin = yield* Tin.verify(
-            req.tin,
-            record === undefined ? undefined : { name: record.name, ein: record.ein }
-          )
-          const businessNames = record === undefined ? [] : [record.name, ...record.alternative_names]
-          const businessOfficers = record === undefined ? [] : officerNamesOf(record)
-          const hits = yield* watchlist.screen(
-            Watchlist.queriesFor([name, ...inputAlternatives, ...businessNames], [...officers, ...businessOfficers])
-          )
-          const warnings = tin.warning === undefined ? [] : [tin.warning]
-          const echo = {
-            name,
-            address: addressLine,
-            search_address: searchAddress(parsed),
-            search_address_validation_level: parsed.validation,
-            officer_names: officers,
-            alternative_names: inputAlternatives,
-            website: req.website ?? null,
-            phone_number: req.phone_number ?? null,
-            email: req.email ?? null,
-            tin: req.tin ?? null,
-            reference_id: req.reference_id ?? null,
-            tin_matched: tin.tin_matched,
-            tin_match_type: tin.tin_match_type,
-            tin_potential_match: tin.tin_potential_match,
-            watchlist_hits: hits
-          }
-          const topHit = hits.length === 0 ? null : Math.max(...hits.map((h) => h.score))
-
-          if (record === undefined) {
+            const addressGrade = AddressMatch.gradeBest(parsed, prepared.addresses)
+            const officerGrade = OfficerMatch.grade(officers, businessOfficers)
+            const agents = record.registrations.flatMap((
+              r
+            ) => (r.registered_agent === null ? [] : [r.registered_agent.name]))
+            const agentGrade = OfficerMatch.grade(officers, agents)
+            const site = yield* Website.compare(req.website, record.website === null ? [] : [record.website]).pipe(
+              Effect.provide(services)
+            )
+            const businessHits = [...record.watchlist_hits]
+            const seen = new Set(businessHits.map(hitKey))
+            for (const h of ownHits) {
+              if (!seen.has(hitKey(h))) {
+                businessHits.push(h)
+                seen.add(hitKey(h))
+              }
+            }
+            const inactive = record.registrations.some((r) =>
+              /inactive|dissolved|revoked|forfeit/i.test(r.status) || /bad/i.test(r.standing ?? "")
+            )
             const { scores, verified } = scoring.evaluate({
-              found: false,
-              name: null,
-              address: null,
+              found: true,
+              name: nameGrade,
+              address: addressGrade,
               validation: parsed.validation,
               tinMatched: tin.tin_matched,
               tinSubmitted: req.tin !== undefined,
               tinPotentialMatch: tin.tin_potential_match !== null,
-              officer: null,
-              website: null,
+              officer: officerGrade,
+              website: site.match,
               watchlistTopScore: topHit,
-              inactiveRegistration: false,
-              cmra: false
+              inactiveRegistration: inactive,
+              cmra: echo.search_address?.cmra ?? false
             })
             return {
-              state: "FAILED",
+              state: "COMPLETED",
               ...echo,
-              business_name_match: null,
-              business_address_match: null,
-              business_officer_match: null,
-              registered_agent_match: null,
-              business_website_match: null,
-              business_website_redirect_match: null,
+              business_name_match: nameGrade,
+              business_address_match: addressGrade,
+              business_officer_match: officerGrade,
+              registered_agent_match: agentGrade,
+              business_website_match: site.match,
+              business_website_redirect_match: site.redirectMatch,
               verified,
               scores,
-              error: NO_MATCH_ERROR,
+              error: null,
               warnings,
-              business: null,
+              business: { ...toBusiness(record, config), watchlist_hits: businessHits },
               match_probability: probability
             } satisfies Verification as Verification
-          }
-
-          const prepared = prepareRecord(record)
-          const nameGrade = NameMatch.grade({ name, alternatives: inputAlternatives }, {
-            name: record.name,
-            alternatives: record.alternative_names
-          })
-          const addressGrade = AddressMatch.gradeBest(parsed, prepared.addresses)
-          const officerGrade = OfficerMatch.grade(officers, businessOfficers)
-          const agents = record.registrations.flatMap((
-            r
-          ) => (r.registered_agent === null ? [] : [r.registered_agent.name]))
-          const agentGrade = OfficerMatch.grade(officers, agents)
-          const site = yield* Website.compare(req.website, record.website === null ? [] : [record.website]).pipe(
-            Effect.provide(services)
-          )
-          const own = new Set([...businessNames, ...businessOfficers])
-          const businessHits = [...record.watchlist_hits]
-          const seen = new Set(businessHits.map(hitKey))
-          for (const h of hits) {
-            if (own.has(h.matched) && !seen.has(hitKey(h))) {
-              businessHits.push(h)
-              seen.add(hitKey(h))
-            }
-          }
-          const inactive = record.registrations.some((r) =>
-            /inactive|dissolved|revoked|forfeit/i.test(r.status) || /bad/i.test(r.standing ?? "")
-          )
-          const { scores, verified } = scoring.evaluate({
-            found: true,
-            name: nameGrade,
-            address: addressGrade,
-            validation: parsed.validation,
-            tinMatched: tin.tin_matched,
-            tinSubmitted: req.tin !== undefined,
-            tinPotentialMatch: tin.tin_potential_match !== null,
-            officer: officerGrade,
-            website: site.match,
-            watchlistTopScore: topHit,
-            inactiveRegistration: inactive,
-            cmra: echo.search_address?.cmra ?? false
-          })
-          return {
-            state: "COMPLETED",
-            ...echo,
-            business_name_match: nameGrade,
-            business_address_match: addressGrade,
-            business_officer_match: officerGrade,
-            registered_agent_match: agentGrade,
-            business_website_match: site.match,
-            business_website_redirect_match: site.redirectMatch,
-            verified,
-            scores,
-            error: null,
-            warnings,
-            business: { ...toBusiness(record, config), watchlist_hits: businessHits },
-            match_probability: probability
-          } satisfies Verification as Verification
-        }, Effect.provide(services))
+          }).pipe(Effect.provide(services))
 
         return { config, verify }
       })

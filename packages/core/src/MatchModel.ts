@@ -19,7 +19,7 @@ export interface Prepared {
   readonly phones: ReadonlyArray<string>
   /** Registrable domains of the websites. */
   readonly domains: ReadonlyArray<string>
-  readonly officers: ReadonlyArray<string>
+  readonly officers: ReadonlyArray<OfficerMatch.PreparedName>
 }
 
 const NAME_LEVELS = ["exact", "high", "medium", "partial", "low"] as const
@@ -54,12 +54,9 @@ const nameLevel = (q: ReadonlyArray<BusinessName.BusinessName>, r: ReadonlyArray
   let contained = 0
   for (const a of q) {
     for (const b of r) {
-      const s = NameMatch.similarity(a, b)
-      if (s > sim) sim = s
-      if (s < 1) {
-        const c = NameMatch.containment(a, b)
-        if (c > contained) contained = c
-      }
+      const c = NameMatch.compare(a, b)
+      if (c.similarity > sim) sim = c.similarity
+      if (c.containment > contained) contained = c.containment
     }
   }
   if (sim >= 0.999) return "exact" as const
@@ -140,7 +137,7 @@ export const compare = (q: Prepared, r: Prepared): Comparison => {
     out.website = q.domains.some((d) => r.domains.includes(d)) ? "same" : "different"
   }
   if (q.officers.length > 0 && r.officers.length > 0) {
-    const g = OfficerMatch.grade(q.officers, r.officers)
+    const g = OfficerMatch.gradePrepared(q.officers, r.officers)
     out.officer = g === "EXACT" || g === "SIMILAR" ? "same" : "different"
   }
   return out

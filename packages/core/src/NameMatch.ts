@@ -12,8 +12,6 @@ import type { NameMatch } from "./Search.js"
 /** Similarity at or above which two different names count as SIMILAR (chosen on training data; docs/ACCURACY.md). */
 export const SIMILAR_THRESHOLD = 0.9
 
-const sortedKey = (t: ReadonlyArray<string>) => [...t].sort().join(" ")
-
 const initials = (t: ReadonlyArray<string>) => t.map((x) => x[0]).join("")
 
 /** Tokens that carry no identity; unpaired, they do not count against a name. */
@@ -103,30 +101,39 @@ const pairUp = (short: ReadonlyArray<string>, long: ReadonlyArray<string>) => {
   return { agreement: total === 0 ? 0 : agree / total, containment: shortTotal === 0 ? 0 : shortMatched / shortTotal }
 }
 
-/** Similarity of two normalised names in [0, 1]; 1 means the same core name. */
-export const similarity = (a: BusinessName.BusinessName, b: BusinessName.BusinessName): number => {
-  if (a.tokens.length === 0 || b.tokens.length === 0) return 0
-  if (a.key === b.key) return 1
-  const compactA = a.tokens.join("")
-  const compactB = b.tokens.join("")
-  if (compactA === compactB) return 0.98
-  if (sortedKey(a.tokens) === sortedKey(b.tokens)) return 0.97
-  if (a.symbols.join(" ") === b.symbols.join(" ") || sortedKey(a.symbols) === sortedKey(b.symbols)) return 0.96
+/** Similarity of two normalised names in [0, 1] and the containment of the shorter in the longer. */
+export const compare = (
+  a: BusinessName.BusinessName,
+  b: BusinessName.BusinessName
+): { readonly similarity: number; readonly containment: number } => {
+  if (a.tokens.length === 0 || b.tokens.length === 0) return { similarity: 0, containment: 0 }
+  if (a.key === b.key) return { similarity: 1, containment: 1 }
+  const compactA = a.compact
+  const compactB = b.compact
+  const shortcut = (s: number) => ({ similarity: s, containment: 1 })
+  if (compactA === compactB) return shortcut(0.98)
+  if (a.sorted === b.sorted) return shortcut(0.97)
+  if (a.symbolKey === b.symbolKey || a.sortedSymbolKey === b.sortedSymbolKey) return shortcut(0.96)
   // An initialism of at least three letters: "IBM" ~ "International Business Machines".
-  if (a.tokens.length === 1 && b.tokens.length >= 3 && compactA === initials(b.tokens)) return 0.92
-  if (b.tokens.length === 1 && a.tokens.length >= 3 && compactB === initials(a.tokens)) return 0.92
+  if (a.tokens.length === 1 && b.tokens.length >= 3 && compactA === initials(b.tokens)) return shortcut(0.92)
+  if (b.tokens.length === 1 && a.tokens.length >= 3 && compactB === initials(a.tokens)) return shortcut(0.92)
+  const t = tokenAgreement(a.symbols, b.symbols)
   // A typo that splits or joins words ("mc donalds" ~ "mcdonalds").
   const n = Math.min(compactA.length, compactB.length)
   if (
-    n >= 6 && editDistance(compactA, compactB, 1) <= 1 &&
+    n >= 6 && Math.abs(compactA.length - compactB.length) <= 1 && editDistance(compactA, compactB, 1) <= 1 &&
     a.tokens.filter(isNumeral).join() === b.tokens.filter(isNumeral).join()
-  ) return 0.93
-  return tokenAgreement(a.symbols, b.symbols).agreement
+  ) return { similarity: Math.max(0.93, t.agreement), containment: Math.max(t.containment, 0.99) }
+  return { similarity: t.agreement, containment: t.containment }
 }
+
+/** Similarity of two normalised names in [0, 1]; 1 means the same core name. */
+export const similarity = (a: BusinessName.BusinessName, b: BusinessName.BusinessName): number =>
+  compare(a, b).similarity
 
 /** Share of the shorter name's tokens found (equal or with a typo) in the other name. */
 export const containment = (a: BusinessName.BusinessName, b: BusinessName.BusinessName): number =>
-  a.key === b.key ? 1 : tokenAgreement(a.symbols, b.symbols).containment
+  compare(a, b).containment
 
 /**
  * Every name a party goes by: each given name split on "d/b/a", "a.k.a." and similar phrases.
@@ -162,7 +169,7 @@ export const grade = (input: Names, business: Names): NameMatch => {
   const a = BusinessName.normalize(input.name)
   const b = BusinessName.normalize(business.name)
   // Equal after normalisation, spacing included ("C T Corp" = "CT Corp"), with equivalent legal forms.
-  if (a.tokens.length > 0 && a.tokens.join("") === b.tokens.join("") && BusinessName.legalFormsEquivalent(a, b)) {
+  if (a.tokens.length > 0 && a.compact === b.compact && BusinessName.legalFormsEquivalent(a, b)) {
     return "EXACT"
   }
   return bestSimilarity(input, business) >= SIMILAR_THRESHOLD ? "SIMILAR" : "NO_MATCH"

@@ -21,9 +21,10 @@ const firstNamesAgree = (a: string, b: string) =>
   (a.length === 1 && b.startsWith(a)) || (b.length === 1 && a.startsWith(b))
 
 /** Grades one input name against one officer name. */
-export const gradeOne = (input: string, officer: string): OfficerMatch => {
-  const a = PersonName.normalize(input)
-  const b = PersonName.normalize(officer)
+export const gradeOne = (input: string, officer: string): OfficerMatch =>
+  gradePersons(PersonName.normalize(input), PersonName.normalize(officer))
+
+const gradePersons = (a: PersonName.PersonName, b: PersonName.PersonName): OfficerMatch => {
   if (a.last === undefined || b.last === undefined) return "NO_MATCH"
   if (a.first !== undefined && a.first === b.first && a.last === b.last) return "EXACT"
   if (a.first === undefined || b.first === undefined) {
@@ -39,20 +40,39 @@ export const gradeOne = (input: string, officer: string): OfficerMatch => {
 
 const RANK: Readonly<Record<OfficerMatch, number>> = { NO_MATCH: 0, SIMILAR: 1, EXACT: 2 }
 
-const looksLikeCompany = BusinessName.looksLikeOrganisation
+/** A name prepared once for many comparisons: as a person, and as an organisation when it reads as one. */
+export interface PreparedName {
+  readonly raw: string
+  readonly person: PersonName.PersonName
+  readonly organisation: boolean
+}
 
-/** Best grade of any input name against any candidate; `null` when no names were submitted. */
-export const grade = (inputs: ReadonlyArray<string>, candidates: ReadonlyArray<string>): OfficerMatch | null => {
+/** Prepares a name for `gradePrepared`. */
+export const prepare = (raw: string): PreparedName => ({
+  raw,
+  person: PersonName.normalize(raw),
+  organisation: BusinessName.looksLikeOrganisation(raw)
+})
+
+/** Best grade of any input against any candidate (prepared); `null` when no names were submitted. */
+export const gradePrepared = (
+  inputs: ReadonlyArray<PreparedName>,
+  candidates: ReadonlyArray<PreparedName>
+): OfficerMatch | null => {
   if (inputs.length === 0) return null
   let g: OfficerMatch = "NO_MATCH"
   for (const i of inputs) {
     for (const c of candidates) {
-      const r = looksLikeCompany(c) || looksLikeCompany(i)
-        ? NameMatch.grade({ name: i, alternatives: [] }, { name: c, alternatives: [] })
-        : gradeOne(i, c)
+      const r = c.organisation || i.organisation
+        ? NameMatch.grade({ name: i.raw, alternatives: [] }, { name: c.raw, alternatives: [] })
+        : gradePersons(i.person, c.person)
       if (RANK[r] > RANK[g]) g = r
       if (g === "EXACT") return g
     }
   }
   return g
 }
+
+/** Best grade of any input name against any candidate; `null` when no names were submitted. */
+export const grade = (inputs: ReadonlyArray<string>, candidates: ReadonlyArray<string>): OfficerMatch | null =>
+  gradePrepared(inputs.map(prepare), candidates.map(prepare))

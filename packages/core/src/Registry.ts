@@ -25,7 +25,9 @@ import {
 import * as BusinessName from "./BusinessName.js"
 import { localDigits, registrableDomain } from "./Contact.js"
 import { BusinessId, CalendarDate } from "./Formats.js"
+import { topK } from "./internal/TopK.js"
 import * as MatchModel from "./MatchModel.js"
+import * as OfficerMatch from "./OfficerMatch.js"
 import { digits as tinDigits, TinAuthority, type TinOwner } from "./Tin.js"
 import * as UsAddress from "./UsAddress.js"
 
@@ -181,13 +183,18 @@ export const prepareRecord = (b: RegistryBusiness): MatchModel.Prepared => {
     p
   ): p is string => p !== undefined)
   const domain = b.website ? registrableDomain(b.website) : undefined
-  const officers = [...b.business_officers, ...b.registrations.flatMap((r) => r.officers)].map((o) => o.name)
+  const officers = [
+    ...new Set([...b.business_officers, ...b.registrations.flatMap((r) => r.officers)].map((o) => o.name))
+  ]
+    .map(OfficerMatch.prepare)
   return { names, addresses, phones, domains: domain === undefined ? [] : [domain], officers }
 }
 
 /** A candidate business with its comparison to the request and its match probability. */
 export interface Candidate {
   readonly business: RegistryBusiness
+  /** The record's comparable form (as the index holds it). */
+  readonly prepared: MatchModel.Prepared
   readonly probability: number
   readonly comparison: MatchModel.Comparison
 }
@@ -209,14 +216,7 @@ export class Registry extends Context.Tag("@osiris/core/Registry")<Registry, {
 }>() {
   /** An in-memory registry over the records (indexed once, when the layer is built). */
   static readonly layerMemory = (records: ReadonlyArray<RegistryBusiness>) =>
-    Layer.sync(Registry, () => {
-      const index = makeMemoryIndex(records)
-      return {
-        search: (query, options) => Effect.sync(() => index.search(query, options?.limit ?? 5)),
-        get: (id) => Effect.sync(() => index.get(id)),
-        ownerOfEin: (ein) => Effect.sync(() => index.ownerOfEin(ein))
-      }
-    })
+    Layer.suspend(() => layerFromIndex(makeMemoryIndex(records)))
 }
 
 const MINOR = new Set(["of", "and", "the", "de", "la", "a", "an", "at", "on", "in", "for", "by"])
@@ -245,7 +245,7 @@ export const blockingKeys = (p: MatchModel.Prepared): Array<string> => {
 /** Postings longer than this are skipped when the request has rarer keys. */
 const COMMON_POSTING = 2000
 /** Most records compared with the model per search. */
-const COMPARE_LIMIT = 40
+const COMPARE_LIMIT = 20
 
 /** The in-memory index behind `Registry.layerMemory` (exported for benchmarks). */
 export const makeMemoryIndex = (records: ReadonlyArray<RegistryBusiness>) => {
@@ -269,27 +269,48 @@ export const makeMemoryIndex = (records: ReadonlyArray<RegistryBusiness>) => {
   for (const [k, list] of building) postings.set(k, Int32Array.from(list))
   building.clear()
   const total = Math.max(records.length, 1)
+  const votes = new Float64Array(records.length)
 
-  const search = (query: MatchModel.Prepared, limit: number): Array<Candidate> => {
+  /** Votes for records sharing keys with the request; returns the shortlist and how much was touched. */
+  const shortlistOf = (query: MatchModel.Prepared) => {
     const lists = blockingKeys(query).map((k) => postings.get(k)).filter((l): l is Int32Array => l !== undefined)
       .sort((a, b) => a.length - b.length)
     const usable = lists.filter((l) => l.length <= COMMON_POSTING)
     const use = usable.length > 0 ? usable : lists.slice(0, 1)
-    // Score records by the rarity of the keys they share with the request (idf), then compare the best.
-    const votes = new Map<number, number>()
+    // Score records by the rarity of the keys they share with the request (idf), in a reused
+    // accumulator (no map, no full sort), then compare the best few with the model.
+    const touched: Array<number> = []
+    let scanned = 0
     for (const list of use) {
       const idf = Math.log(total / list.length) + 1
-      for (let i = 0; i < list.length; i++) votes.set(list[i]!, (votes.get(list[i]!) ?? 0) + idf)
+      scanned += list.length
+      for (let k = 0; k < list.length; k++) {
+        const i = list[k]!
+        if (votes[i] === 0) touched.push(i)
+        votes[i] += idf
+      }
     }
-    const shortlist = [...votes.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, COMPARE_LIMIT)
-    const candidates = shortlist.map(([i]) => {
+    const shortlist = topK(touched, votes, COMPARE_LIMIT)
+    for (const i of touched) votes[i] = 0
+    return { shortlist, scanned, touched: touched.length }
+  }
+
+  const search = (query: MatchModel.Prepared, limit: number): Array<Candidate> => {
+    const { shortlist } = shortlistOf(query)
+    const candidates = shortlist.map((i) => {
       const comparison = MatchModel.compare(query, prepared[i]!)
-      return { business: records[i]!, comparison, weight: MatchModel.logBayesFactor(comparison) }
+      return {
+        business: records[i]!,
+        prepared: prepared[i]!,
+        comparison,
+        weight: MatchModel.logBayesFactor(comparison)
+      }
     })
     // Rank on the log Bayes factor: probabilities saturate at 1 and would tie.
     candidates.sort((a, b) => b.weight - a.weight || a.business.id.localeCompare(b.business.id))
-    return candidates.slice(0, limit).map(({ business, comparison }) => ({
+    return candidates.slice(0, limit).map(({ business, comparison, prepared }) => ({
       business,
+      prepared,
       comparison,
       probability: MatchModel.probability(comparison)
     }))
@@ -299,6 +320,11 @@ export const makeMemoryIndex = (records: ReadonlyArray<RegistryBusiness>) => {
     size: records.length,
     keys: postings.size,
     search,
+    /** How much of the index a search touches: postings scanned, distinct records voted, records compared. */
+    explain: (query: MatchModel.Prepared) => {
+      const { scanned, shortlist, touched } = shortlistOf(query)
+      return { scanned, touched, compared: shortlist.length }
+    },
     get: (id: string) => {
       const i = byId.get(id)
       return i === undefined ? undefined : records[i]
@@ -315,3 +341,11 @@ export const layerTinAuthority = Layer.effect(
   TinAuthority,
   Effect.map(Registry, (registry) => TinAuthority.make(registry.ownerOfEin))
 )
+
+/** A registry over an index built beforehand (benchmarks build the index once and measure it). */
+export const layerFromIndex = (index: ReturnType<typeof makeMemoryIndex>) =>
+  Layer.succeed(Registry, {
+    search: (query, options) => Effect.sync(() => index.search(query, options?.limit ?? 5)),
+    get: (id) => Effect.sync(() => index.get(id)),
+    ownerOfEin: (ein) => Effect.sync(() => index.ownerOfEin(ein))
+  })

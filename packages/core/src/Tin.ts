@@ -100,41 +100,42 @@ export interface TinFields {
 export const UNAVAILABLE_WARNING = "TIN validation is unavailable."
 
 /** Runs the TIN rules and the authority for a submitted TIN (or none). */
-export const verify = Effect.fn("Tin.verify")(function*(raw: string | undefined, subject: TinSubject | undefined) {
-  if (raw === undefined) {
-    return { tin_matched: null, tin_match_type: null, tin_potential_match: null, warning: undefined } as TinFields
-  }
-  const type = kind(raw)
-  const d = digits(raw)
-  if (d === undefined || (!isValidEin(d) && !isValidSsn(d))) {
-    return { tin_matched: false, tin_match_type: type, tin_potential_match: null, warning: undefined } as TinFields
-  }
-  const authority = yield* TinAuthority
-  const verdict = yield* authority.check(d, subject)
-  return TinVerdict.$match(verdict, {
-    Matched: (): TinFields => ({
-      tin_matched: true,
-      tin_match_type: type === "UNKNOWN" ? "EIN" : type,
-      tin_potential_match: null,
-      warning: undefined
-    }),
-    NotMatched: (): TinFields => ({
-      tin_matched: false,
-      tin_match_type: type,
-      tin_potential_match: null,
-      warning: undefined
-    }),
-    PotentialMatch: ({ name }): TinFields => ({
-      tin_matched: false,
-      tin_match_type: type === "UNKNOWN" ? "EIN" : type,
-      tin_potential_match: name,
-      warning: undefined
-    }),
-    Unavailable: (): TinFields => ({
-      tin_matched: null,
-      tin_match_type: type,
-      tin_potential_match: null,
-      warning: UNAVAILABLE_WARNING
+export const verify = (raw: string | undefined, subject: TinSubject | undefined) =>
+  Effect.gen(function*() {
+    if (raw === undefined) {
+      return { tin_matched: null, tin_match_type: null, tin_potential_match: null, warning: undefined } as TinFields
+    }
+    const type = kind(raw)
+    const d = digits(raw)
+    if (d === undefined || (!isValidEin(d) && !isValidSsn(d))) {
+      return { tin_matched: false, tin_match_type: type, tin_potential_match: null, warning: undefined } as TinFields
+    }
+    const authority = yield* TinAuthority
+    const verdict = yield* authority.check(d, subject)
+    return TinVerdict.$match(verdict, {
+      Matched: (): TinFields => ({
+        tin_matched: true,
+        tin_match_type: type === "UNKNOWN" ? "EIN" : type,
+        tin_potential_match: null,
+        warning: undefined
+      }),
+      NotMatched: (): TinFields => ({
+        tin_matched: false,
+        tin_match_type: type,
+        tin_potential_match: null,
+        warning: undefined
+      }),
+      PotentialMatch: ({ name }): TinFields => ({
+        tin_matched: false,
+        tin_match_type: type === "UNKNOWN" ? "EIN" : type,
+        tin_potential_match: name,
+        warning: undefined
+      }),
+      Unavailable: (): TinFields => ({
+        tin_matched: null,
+        tin_match_type: type,
+        tin_potential_match: null,
+        warning: UNAVAILABLE_WARNING
+      })
     })
   })
-})

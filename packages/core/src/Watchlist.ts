@@ -14,6 +14,7 @@ import type { WatchlistHit } from "./Business.js"
 import * as BusinessName from "./BusinessName.js"
 import ofacData from "./data/ofac-sdn.json" with { type: "json" }
 import { jaroWinkler } from "./internal/Text.js"
+import { topK } from "./internal/TopK.js"
 import * as PersonName from "./PersonName.js"
 
 /** One listed party. */
@@ -150,6 +151,37 @@ interface IndexedName {
   readonly entry: number
   readonly name: string
   readonly tokens: ReadonlyArray<string>
+  /** Letters that count in the score (particles excluded). */
+  readonly weight: number
+}
+
+const weightOf = (t: ReadonlyArray<string>) => t.reduce((n, x) => n + (MINOR.has(x) ? 0 : Math.max(2, x.length)), 0)
+
+/**
+ * The highest score a query could reach against a listed name: at most `reach` letters of the query
+ * (those sharing a key with the name) pair up, the rest of both names stays unpaired (the heavier
+ * side's surplus weighs a quarter for people, see pairScore). Exact enough to skip names that cannot
+ * reach the threshold without scoring them; joined-word matches are covered since they need the
+ * same letters on both sides.
+ */
+const upperBound = (
+  reach: number,
+  listed: number,
+  kind: "business" | "person",
+  query: number,
+  sameCount: boolean
+) => {
+  const paired = Math.min(reach, listed)
+  if (paired === 0) return 0
+  const unpairedQuery = query - paired
+  const unpairedListed = listed - paired
+  const scale = kind === "person" ? 0.25 : 1
+  const total = paired +
+    (query > listed ? scale * unpairedQuery + unpairedListed : unpairedQuery + scale * unpairedListed)
+  if (sameCount) return paired / total
+  // Joined or split words (different word counts) are compared letter by letter: bound those by the
+  // letter counts alone.
+  return Math.max(paired / total, Math.min(query, listed) / Math.max(query, listed))
 }
 
 const keysOf = (t: string): Array<string> => {
@@ -161,6 +193,8 @@ const keysOf = (t: string): Array<string> => {
 
 /** Postings longer than this are not used for retrieval when the name has rarer keys. */
 const COMMON_KEY = 400
+/** Most listed names scored per screened name. */
+const SCORE_LIMIT = 30
 
 /** An index over a list, answering hits for queries. */
 export const makeScreener = (list: string, entries: ReadonlyArray<WatchlistEntry>) => {
@@ -171,7 +205,7 @@ export const makeScreener = (list: string, entries: ReadonlyArray<WatchlistEntry
     for (const name of [e.name, ...e.aliases]) {
       const t = screeningTokens(name, kind)
       if (t.length === 0) continue
-      const id = names.push({ entry, name, tokens: t }) - 1
+      const id = names.push({ entry, name, tokens: t, weight: weightOf(t) }) - 1
       const postings = byKind[kind]
       for (const key of new Set(t.flatMap(keysOf))) {
         let p = postings.get(key)
@@ -180,25 +214,66 @@ export const makeScreener = (list: string, entries: ReadonlyArray<WatchlistEntry
       }
     }
   })
+  const votes = new Float64Array(names.length)
+  const covered = new Int32Array(names.length)
   const screenOne = (q: ScreeningQuery): Array<WatchlistHit> => {
     const t = screeningTokens(q.name, q.kind)
     if (t.length === 0) return []
     const postings = byKind[q.kind]
-    const lists = [...new Set(t.flatMap(keysOf))].map((k) => postings.get(k)).filter((p): p is Array<number> =>
-      p !== undefined
-    ).sort((x, y) => x.length - y.length)
-    const rare = lists.filter((p) => p.length <= COMMON_KEY)
+    // Which query tokens each key stands for (a token's own key and its phonetic key).
+    const tokensOfKey = new Map<string, number>()
+    t.slice(0, 31).forEach((token, i) => {
+      for (const k of keysOf(token)) tokensOfKey.set(k, (tokensOfKey.get(k) ?? 0) | (1 << i))
+    })
+    const lists = [...tokensOfKey.entries()].flatMap(([k, bits]) => {
+      const p = postings.get(k)
+      return p === undefined ? [] : [{ p, bits }]
+    }).sort((x, y) => x.p.length - y.p.length)
+    const rare = lists.filter((l) => l.p.length <= COMMON_KEY)
     const use = rare.length > 0 ? rare : lists.slice(0, 1)
-    const best = new Map<number, { s: number; name: string }>()
-    const seen = new Set<number>()
-    for (const p of use) {
+    // Vote by the rarity of shared keys (reused accumulators) and note which query tokens each
+    // listed name shares; initials match without sharing a key, so they always count as shared.
+    const touched: Array<number> = []
+    for (const { bits, p } of use) {
+      const idf = Math.log(names.length / p.length) + 1
       for (const id of p) {
-        if (seen.has(id)) continue
-        seen.add(id)
-        const n = names[id]!
-        const s = score(t, n.tokens, q.kind)
-        if (s >= HIT_THRESHOLD && s > (best.get(n.entry)?.s ?? 0)) best.set(n.entry, { s, name: n.name })
+        if (votes[id] === 0) touched.push(id)
+        votes[id] += idf
+        covered[id] |= bits
       }
+    }
+    let initials = 0
+    t.forEach((token, i) => {
+      if (token.length === 1 && i < 31) initials |= 1 << i
+    })
+    const queryWeight = weightOf(t)
+    const possible: Array<number> = []
+    for (const id of touched) {
+      const mask = covered[id]! | initials
+      let reach = 0
+      for (let i = 0; i < t.length && i < 31; i++) {
+        if (mask & (1 << i)) {
+          reach += MINOR.has(t[i]!)
+            ? 0
+            : Math.max(2, t[i]!.length)
+        }
+      }
+      if (t.length > 31) reach = queryWeight
+      const n = names[id]!
+      if (upperBound(reach, n.weight, q.kind, queryWeight, n.tokens.length === t.length) >= HIT_THRESHOLD) {
+        possible.push(id)
+      }
+    }
+    const shortlist = topK(possible, votes, SCORE_LIMIT)
+    for (const id of touched) {
+      votes[id] = 0
+      covered[id] = 0
+    }
+    const best = new Map<number, { s: number; name: string }>()
+    for (const id of shortlist) {
+      const n = names[id]!
+      const s = score(t, n.tokens, q.kind)
+      if (s >= HIT_THRESHOLD && s > (best.get(n.entry)?.s ?? 0)) best.set(n.entry, { s, name: n.name })
     }
     return [...best.entries()].map(([entry, { name, s }]) => ({
       list,
@@ -213,7 +288,14 @@ export const makeScreener = (list: string, entries: ReadonlyArray<WatchlistEntry
     list,
     size: names.length,
     screen: (queries: ReadonlyArray<ScreeningQuery>): Array<WatchlistHit> => {
-      const hits = queries.flatMap(screenOne)
+      // Names that normalise alike ("ACME INC", "Acme, Inc.") are screened once; each keeps its hits.
+      const byKey = new Map<string, Array<WatchlistHit>>()
+      const hits = queries.flatMap((q) => {
+        const key = `${q.kind}\u0000${screeningTokens(q.name, q.kind).join(" ")}`
+        let found = byKey.get(key)
+        if (found === undefined) byKey.set(key, found = screenOne(q))
+        return found.map((h) => (h.matched === q.name ? h : { ...h, matched: q.name }))
+      })
       // One hit per listed party and input, best first (ties by entity id: deterministic).
       return hits.sort((a, b) =>
         b.score - a.score || a.entity_id.localeCompare(b.entity_id) || a.matched.localeCompare(b.matched)

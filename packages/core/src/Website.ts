@@ -35,25 +35,23 @@ export interface WebsiteVerdict {
 }
 
 /** Compares the submitted website with the business's known websites. */
-export const compare = Effect.fn("Website.compare")(function*(
-  input: string | undefined,
-  known: ReadonlyArray<string>
-) {
-  const inputDomain = input === undefined ? undefined : registrableDomain(input)
-  const knownDomains = known.map(registrableDomain).filter((d): d is string => d !== undefined)
-  if (input === undefined || knownDomains.length === 0) return { match: null, redirectMatch: null } as WebsiteVerdict
-  if (inputDomain !== undefined && knownDomains.includes(inputDomain)) {
-    return { match: true, redirectMatch: false } as WebsiteVerdict
-  }
-  const resolver = yield* WebsiteResolver
-  const inputFinal = yield* resolver.finalDomain(input)
-  for (const k of known) {
-    const kd = registrableDomain(k)
-    const kFinal = yield* resolver.finalDomain(k)
-    if (
-      (inputFinal !== undefined && (inputFinal === kd || inputFinal === kFinal)) ||
-      (kFinal !== undefined && kFinal === inputDomain)
-    ) return { match: true, redirectMatch: true } as WebsiteVerdict
-  }
-  return { match: false, redirectMatch: false } as WebsiteVerdict
-})
+export const compare = (input: string | undefined, known: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    const inputDomain = input === undefined ? undefined : registrableDomain(input)
+    const knownDomains = known.map(registrableDomain).filter((d): d is string => d !== undefined)
+    if (input === undefined || knownDomains.length === 0) return { match: null, redirectMatch: null } as WebsiteVerdict
+    if (inputDomain !== undefined && knownDomains.includes(inputDomain)) {
+      return { match: true, redirectMatch: false } as WebsiteVerdict
+    }
+    const resolver = yield* WebsiteResolver
+    const inputFinal = yield* resolver.finalDomain(input)
+    for (const k of known) {
+      const kd = registrableDomain(k)
+      const kFinal = yield* resolver.finalDomain(k)
+      if (
+        (inputFinal !== undefined && (inputFinal === kd || inputFinal === kFinal)) ||
+        (kFinal !== undefined && kFinal === inputDomain)
+      ) return { match: true, redirectMatch: true } as WebsiteVerdict
+    }
+    return { match: false, redirectMatch: false } as WebsiteVerdict
+  })

@@ -56,6 +56,26 @@ describe("Registry.layerMemory retrieval", () => {
     expect(found).toBeGreaterThanOrEqual(196)
   })
 
+  it("touches a small fraction of the records per search", () => {
+    const random = Synthetic.prng(4)
+    let touched = 0
+    let compared = 0
+    for (let i = 0; i < 100; i++) {
+      const req = Synthetic.requestFor(random, records[random.int(0, records.length - 1)]!)
+      const e = index.explain(
+        Engine.prepareRequest({ name: req.name, alternatives: [] }, UsAddress.parse(req.address), {
+          phone: req.phone_number,
+          officers: req.officer_names ?? []
+        })
+      )
+      touched += e.touched
+      compared += e.compared
+      expect(e.compared).toBeLessThanOrEqual(20)
+    }
+    expect(touched / 100 / records.length).toBeLessThan(0.05)
+    expect(compared / 100).toBeLessThanOrEqual(20)
+  })
+
   it("knows the owners of EINs", () => {
     const b = records[42]!
     expect(index.ownerOfEin(b.ein!.replace("-", ""))).toStrictEqual({ name: b.name })

@@ -4,8 +4,10 @@
  */
 import anyAscii from "any-ascii"
 
+const ASCII = /^[\x00-\x7f]*$/
+
 /** NFKC, transliterated to ASCII, lower case. "Müller & Söhne" -> "muller & sohne". */
-export const fold = (s: string): string => anyAscii(s.normalize("NFKC")).toLowerCase()
+export const fold = (s: string): string => (ASCII.test(s) ? s : anyAscii(s.normalize("NFKC"))).toLowerCase()
 
 const NUMBER_WORDS: ReadonlyMap<string, string> = new Map(Object.entries({
   zero: "0",
@@ -66,21 +68,42 @@ export const tokens = (s: string): Array<string> => {
   return out
 }
 
+// Scratch buffers reused across calls (the matchers run in hot loops; no allocation per call).
+let flagsA = new Uint8Array(64)
+let flagsB = new Uint8Array(64)
+let row0 = new Int32Array(64)
+let row1 = new Int32Array(64)
+let row2 = new Int32Array(64)
+
+const ensure = (n: number) => {
+  if (n <= flagsA.length) return
+  const size = Math.max(n, flagsA.length * 2)
+  flagsA = new Uint8Array(size)
+  flagsB = new Uint8Array(size)
+  row0 = new Int32Array(size)
+  row1 = new Int32Array(size)
+  row2 = new Int32Array(size)
+}
+
 /** Jaro-Winkler similarity in [0, 1] (prefix scale 0.1, up to 4 characters). */
 export const jaroWinkler = (a: string, b: string): number => {
   if (a === b) return 1
   const la = a.length
   const lb = b.length
   if (la === 0 || lb === 0) return 0
+  ensure(Math.max(la, lb) + 1)
+  const matchedA = flagsA
+  const matchedB = flagsB
+  matchedA.fill(0, 0, la)
+  matchedB.fill(0, 0, lb)
   const window = Math.max(0, Math.floor(Math.max(la, lb) / 2) - 1)
-  const matchedB = new Uint8Array(lb)
-  const matchedA = new Uint8Array(la)
   let matches = 0
   for (let i = 0; i < la; i++) {
     const lo = Math.max(0, i - window)
     const hi = Math.min(lb - 1, i + window)
+    const c = a.charCodeAt(i)
     for (let j = lo; j <= hi; j++) {
-      if (matchedB[j] === 0 && a.charCodeAt(i) === b.charCodeAt(j)) {
+      if (matchedB[j] === 0 && c === b.charCodeAt(j)) {
         matchedA[i] = 1
         matchedB[j] = 1
         matches++
@@ -111,23 +134,31 @@ export const editDistance = (a: string, b: string, max = Number.MAX_SAFE_INTEGER
   if (Math.abs(la - lb) > max) return max + 1
   if (la === 0) return lb
   if (lb === 0) return la
-  let prev2 = new Array<number>(lb + 1).fill(0)
-  let prev = Array.from({ length: lb + 1 }, (_, j) => j)
-  let cur = new Array<number>(lb + 1).fill(0)
+  ensure(lb + 1)
+  let prev2 = row0
+  let prev = row1
+  let cur = row2
+  for (let j = 0; j <= lb; j++) {
+    prev[j] = j
+    prev2[j] = 0
+  }
   for (let i = 1; i <= la; i++) {
     cur[0] = i
-    let rowMin = cur[0]
+    let rowMin = i
+    const ca = a.charCodeAt(i - 1)
     for (let j = 1; j <= lb; j++) {
-      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1
+      const cb = b.charCodeAt(j - 1)
+      const cost = ca === cb ? 0 : 1
       let v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost)
-      if (
-        i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)
-      ) v = Math.min(v, prev2[j - 2]! + 1)
+      if (i > 1 && j > 1 && ca === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === cb) v = Math.min(v, prev2[j - 2]! + 1)
       cur[j] = v
       if (v < rowMin) rowMin = v
     }
     if (rowMin > max) return max + 1
-    ;[prev2, prev, cur] = [prev, cur, prev2]
+    const t = prev2
+    prev2 = prev
+    prev = cur
+    cur = t
   }
   return prev[lb]!
 }
