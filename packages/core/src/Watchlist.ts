@@ -15,6 +15,7 @@ import * as BusinessName from "./BusinessName.js"
 import ofacData from "./data/ofac-sdn.json" with { type: "json" }
 import { jaroWinkler } from "./internal/Text.js"
 import { topK } from "./internal/TopK.js"
+import * as NameMatch from "./NameMatch.js"
 import * as PersonName from "./PersonName.js"
 
 /** One listed party. */
@@ -69,7 +70,7 @@ const CONFUSABLE: Readonly<Record<string, string>> = {
 /** Tokens of a name as screening compares them. */
 export const screeningTokens = (name: string, kind: "business" | "person"): Array<string> => {
   const raw = kind === "business"
-    ? [...BusinessName.normalize(name).tokens]
+    ? [...BusinessName.normalize(name).symbols]
     : ((p) => [p.first, ...p.middles, p.last].filter((t): t is string => t !== undefined))(PersonName.normalize(name))
   const out: Array<string> = []
   for (let t of raw) {
@@ -147,10 +148,26 @@ export const score = (
   return joined >= 0.95 ? Math.max(tokenScore, joined - 0.04) : tokenScore
 }
 
+/**
+ * The screening score of two names: for businesses, the better of the token score and the name
+ * grader's similarity (descriptor synonyms, typos, joined words: the equivalences `business_name_match`
+ * knows); for people, the token score.
+ */
+export const scoreNames = (a: string, b: string, kind: "business" | "person"): number => {
+  const ta = screeningTokens(a, kind)
+  const tb = screeningTokens(b, kind)
+  const s = score(ta, tb, kind)
+  return kind === "business"
+    ? Math.max(s, NameMatch.similarity(BusinessName.normalize(a), BusinessName.normalize(b)))
+    : s
+}
+
 interface IndexedName {
   readonly entry: number
   readonly name: string
   readonly tokens: ReadonlyArray<string>
+  /** The normalised business name (entities only). */
+  readonly business: BusinessName.BusinessName | undefined
   /** Letters that count in the score (particles excluded). */
   readonly weight: number
 }
@@ -205,7 +222,8 @@ export const makeScreener = (list: string, entries: ReadonlyArray<WatchlistEntry
     for (const name of [e.name, ...e.aliases]) {
       const t = screeningTokens(name, kind)
       if (t.length === 0) continue
-      const id = names.push({ entry, name, tokens: t, weight: weightOf(t) }) - 1
+      const business = kind === "business" ? BusinessName.normalize(name) : undefined
+      const id = names.push({ entry, name, tokens: t, weight: weightOf(t), business }) - 1
       const postings = byKind[kind]
       for (const key of new Set(t.flatMap(keysOf))) {
         let p = postings.get(key)
@@ -260,7 +278,9 @@ export const makeScreener = (list: string, entries: ReadonlyArray<WatchlistEntry
       }
       if (t.length > 31) reach = queryWeight
       const n = names[id]!
-      if (upperBound(reach, n.weight, q.kind, queryWeight, n.tokens.length === t.length) >= HIT_THRESHOLD) {
+      // Businesses: the name grader gives up to half credit to words sharing no key.
+      const credited = q.kind === "business" ? reach + 0.5 * (queryWeight - reach) : reach
+      if (upperBound(credited, n.weight, q.kind, queryWeight, n.tokens.length === t.length) >= HIT_THRESHOLD) {
         possible.push(id)
       }
     }
@@ -270,9 +290,13 @@ export const makeScreener = (list: string, entries: ReadonlyArray<WatchlistEntry
       covered[id] = 0
     }
     const best = new Map<number, { s: number; name: string }>()
+    const queryName = q.kind === "business" ? BusinessName.normalize(q.name) : undefined
     for (const id of shortlist) {
       const n = names[id]!
-      const s = score(t, n.tokens, q.kind)
+      const tokenScore = score(t, n.tokens, q.kind)
+      const s = queryName !== undefined && n.business !== undefined && tokenScore < HIT_THRESHOLD
+        ? Math.max(tokenScore, NameMatch.similarity(queryName, n.business))
+        : tokenScore
       if (s >= HIT_THRESHOLD && s > (best.get(n.entry)?.s ?? 0)) best.set(n.entry, { s, name: n.name })
     }
     return [...best.entries()].map(([entry, { name, s }]) => ({
