@@ -181,11 +181,13 @@ export class Engine extends Context.Tag("@osiris/core/Engine")<Engine, {
           names: ReadonlyArray<string>,
           officers: ReadonlyArray<string>
         ) => {
-          const cached = recordHits.get(record.id)
+          // Keyed by what is screened too, so a record whose names or officers change is screened again.
+          const key = [record.id, ...names, "", ...officers].join("\u0000")
+          const cached = recordHits.get(key)
           if (cached !== undefined) return Effect.succeed(cached)
           return Effect.tap(watchlist.screen(Watchlist.queriesFor(names, officers)), (hits) => {
             if (recordHits.size >= RECORD_HITS_CACHE) recordHits.delete(recordHits.keys().next().value!)
-            recordHits.set(record.id, hits)
+            recordHits.set(key, hits)
           })
         }
 

@@ -157,10 +157,13 @@ export const scoreNames = (a: string, b: string, kind: "business" | "person"): n
   const ta = screeningTokens(a, kind)
   const tb = screeningTokens(b, kind)
   const s = score(ta, tb, kind)
-  return kind === "business"
+  return kind === "business" && s < HIT_THRESHOLD
     ? Math.max(s, NameMatch.similarity(BusinessName.normalize(a), BusinessName.normalize(b)))
     : s
 }
+
+/** The screener consults the grader's similarity for this many best-voted listed names per query. */
+const GRADER_LIMIT = 3
 
 interface IndexedName {
   readonly entry: number
@@ -265,7 +268,10 @@ export const makeScreener = (list: string, entries: ReadonlyArray<WatchlistEntry
       if (token.length === 1 && i < 31) initials |= 1 << i
     })
     const queryWeight = weightOf(t)
+    // Token scoring only for names the token score could lift to a hit; the grader (which gives up
+    // to half credit to words sharing no key) only for the few best-voted names its looser bound allows.
     const possible: Array<number> = []
+    const gradable: Array<number> = []
     for (const id of touched) {
       const mask = covered[id]! | initials
       let reach = 0
@@ -278,27 +284,30 @@ export const makeScreener = (list: string, entries: ReadonlyArray<WatchlistEntry
       }
       if (t.length > 31) reach = queryWeight
       const n = names[id]!
-      // Businesses: the name grader gives up to half credit to words sharing no key.
-      const credited = q.kind === "business" ? reach + 0.5 * (queryWeight - reach) : reach
-      if (upperBound(credited, n.weight, q.kind, queryWeight, n.tokens.length === t.length) >= HIT_THRESHOLD) {
-        possible.push(id)
-      }
+      const sameCount = n.tokens.length === t.length
+      if (upperBound(reach, n.weight, q.kind, queryWeight, sameCount) >= HIT_THRESHOLD) possible.push(id)
+      else if (
+        q.kind === "business" &&
+        upperBound(reach + 0.5 * (queryWeight - reach), n.weight, q.kind, queryWeight, sameCount) >= HIT_THRESHOLD
+      ) gradable.push(id)
     }
     const shortlist = topK(possible, votes, SCORE_LIMIT)
+    const forGrader = new Set(q.kind === "business" ? topK([...possible, ...gradable], votes, GRADER_LIMIT) : [])
+    for (const id of forGrader) if (!shortlist.includes(id)) shortlist.push(id)
     for (const id of touched) {
       votes[id] = 0
       covered[id] = 0
     }
     const best = new Map<number, { s: number; name: string }>()
     const queryName = q.kind === "business" ? BusinessName.normalize(q.name) : undefined
-    for (const id of shortlist) {
+    shortlist.forEach((id) => {
       const n = names[id]!
       const tokenScore = score(t, n.tokens, q.kind)
-      const s = queryName !== undefined && n.business !== undefined && tokenScore < HIT_THRESHOLD
+      const s = queryName !== undefined && n.business !== undefined && tokenScore < HIT_THRESHOLD && forGrader.has(id)
         ? Math.max(tokenScore, NameMatch.similarity(queryName, n.business))
         : tokenScore
       if (s >= HIT_THRESHOLD && s > (best.get(n.entry)?.s ?? 0)) best.set(n.entry, { s, name: n.name })
-    }
+    })
     return [...best.entries()].map(([entry, { name, s }]) => ({
       list,
       entity_id: entries[entry]!.id,
