@@ -1,3 +1,5 @@
-/** Osiris reference host: command line and (next) HTTP API. */
+/** Osiris reference host: storage, command line and (next) HTTP API. */
 export * as Batch from "./Batch.js"
 export * as Cli from "./Cli.js"
+export * as Database from "./Storage/Database.js"
+export * as Migrations from "./Storage/Migrations.js"

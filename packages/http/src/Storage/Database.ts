@@ -1,0 +1,81 @@
+/**
+ * The host's database: PostgreSQL through `@effect/sql-pg` when `DATABASE_URL` is set, otherwise an
+ * embedded PostgreSQL (PGlite) behind its socket server on a loopback port, reached by the same
+ * client, so one set of migrations and repositories serves both. PGlite runs a single session:
+ * the client keeps one connection, so transactions queue instead of interleaving.
+ */
+import type { SqlClient } from "@effect/sql"
+import { PgClient } from "@effect/sql-pg"
+import { PGlite } from "@electric-sql/pglite"
+import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
+import { Config, Data, Effect, Layer, Option, Redacted, String as Str } from "effect"
+import { mkdirSync } from "node:fs"
+
+/** The embedded database could not be opened or served. */
+export class EmbeddedDatabaseError extends Data.TaggedError("EmbeddedDatabaseError")<{ readonly cause: unknown }> {}
+
+const clientOptions = {
+  transformQueryNames: Str.camelToSnake,
+  transformResultNames: Str.snakeToCamel
+} as const
+
+/** A PostgreSQL server at `url`. */
+export const layerPostgres = (url: Redacted.Redacted, options: { readonly maxConnections?: number } = {}) =>
+  PgClient.layer({
+    url,
+    ...clientOptions,
+    ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections })
+  })
+
+/**
+ * An embedded PostgreSQL (PGlite): on disk under `dataDir`, or in memory when it is undefined.
+ * Served on an ephemeral loopback port for the lifetime of the layer.
+ */
+export const layerEmbedded = (dataDir: string | undefined) =>
+  Layer.unwrapScoped(
+    Effect.gen(function*() {
+      const db = yield* Effect.acquireRelease(
+        Effect.tryPromise({
+          try: () => {
+            if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true })
+            return PGlite.create(dataDir === undefined ? undefined : dataDir)
+          },
+          catch: (cause) => new EmbeddedDatabaseError({ cause })
+        }),
+        (db) => Effect.promise(() => db.close()).pipe(Effect.ignore)
+      )
+      const server = yield* Effect.acquireRelease(
+        Effect.tryPromise({
+          try: async () => {
+            const s = new PGLiteSocketServer({ db, port: 0, host: "127.0.0.1", maxConnections: 1 })
+            await s.start()
+            return s
+          },
+          catch: (cause) => new EmbeddedDatabaseError({ cause })
+        }),
+        (s) => Effect.promise(() => s.stop()).pipe(Effect.ignore)
+      )
+      const url = Redacted.make(`postgres://postgres@${server.getServerConn()}/postgres`)
+      return PgClient.layer({ url, ...clientOptions, maxConnections: 1 })
+    })
+  )
+
+/** Which database to use, from the environment. */
+export const config = Config.all({
+  url: Config.redacted("DATABASE_URL").pipe(
+    Config.option,
+    Config.withDescription("PostgreSQL URL; when unset, an embedded PostgreSQL (PGlite) is used")
+  ),
+  dataDir: Config.string("OSIRIS_DATA_DIR").pipe(
+    Config.withDefault(".osiris"),
+    Config.withDescription("Where the embedded database keeps its files (\"memory\" keeps nothing)")
+  )
+})
+
+/** The database chosen by `DATABASE_URL` / `OSIRIS_DATA_DIR`. */
+export const layerConfig: Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, unknown> = Layer.unwrapEffect(
+  Effect.map(config, ({ dataDir, url }) =>
+    Option.isSome(url)
+      ? layerPostgres(url.value)
+      : layerEmbedded(dataDir === "memory" ? undefined : `${dataDir.replace(/\/+$/, "")}/pg`))
+)
