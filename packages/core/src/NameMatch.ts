@@ -6,7 +6,7 @@
  * its alternative names.
  */
 import * as BusinessName from "./BusinessName.js"
-import { editDistance, jaroWinkler } from "./internal/Text.js"
+import { editDistance, FUNCTION_WORDS, isNumeral, jaroWinkler } from "./internal/Text.js"
 import type { NameMatch } from "./Search.js"
 
 /** Similarity at or above which two different names count as SIMILAR (chosen on training data; docs/ACCURACY.md). */
@@ -14,30 +14,7 @@ export const SIMILAR_THRESHOLD = 0.9
 
 const initials = (t: ReadonlyArray<string>) => t.map((x) => x[0]).join("")
 
-/** Tokens that carry no identity; unpaired, they do not count against a name. */
-const MINOR = new Set([
-  "of",
-  "and",
-  "the",
-  "de",
-  "la",
-  "le",
-  "el",
-  "y",
-  "et",
-  "a",
-  "an",
-  "at",
-  "on",
-  "in",
-  "for",
-  "by",
-  "at"
-])
-
-const ROMAN = /^(?:i{1,3}|iv|v|vi{1,3}|ix|x)$/
-/** Numbers and roman numerals tell entities apart (Fund III, Fund IV): they never count as typos. */
-const isNumeral = (t: string) => /\d/.test(t) || ROMAN.test(t)
+const MINOR = FUNCTION_WORDS
 
 /** How alike two tokens are: 1 equal, 0.92 a typo (one edit, two from 8 letters), else a weak share. */
 const tokenScore = (a: string, b: string): number => {

@@ -25,6 +25,7 @@ import {
 import * as BusinessName from "./BusinessName.js"
 import { localDigits, registrableDomain } from "./Contact.js"
 import { BusinessId, CalendarDate } from "./Formats.js"
+import { FUNCTION_WORDS } from "./internal/Text.js"
 import { topK } from "./internal/TopK.js"
 import * as MatchModel from "./MatchModel.js"
 import * as OfficerMatch from "./OfficerMatch.js"
@@ -219,7 +220,7 @@ export class Registry extends Context.Tag("@osiris/core/Registry")<Registry, {
     Layer.suspend(() => layerFromIndex(makeMemoryIndex(records)))
 }
 
-const MINOR = new Set(["of", "and", "the", "de", "la", "a", "an", "at", "on", "in", "for", "by"])
+const MINOR = FUNCTION_WORDS
 
 /** Blocking keys of a prepared request or record, with the weight of a shared key of each kind. */
 export const blockingKeys = (p: MatchModel.Prepared): Array<string> => {

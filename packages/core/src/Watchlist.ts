@@ -13,7 +13,7 @@ import { Context, Effect, Layer } from "effect"
 import type { WatchlistHit } from "./Business.js"
 import * as BusinessName from "./BusinessName.js"
 import ofacData from "./data/ofac-sdn.json" with { type: "json" }
-import { jaroWinkler } from "./internal/Text.js"
+import { FUNCTION_WORDS, isNumeral, jaroWinkler, NAME_PARTICLES } from "./internal/Text.js"
 import { topK } from "./internal/TopK.js"
 import * as NameMatch from "./NameMatch.js"
 import * as PersonName from "./PersonName.js"
@@ -36,24 +36,7 @@ export interface ScreeningQuery {
 /** Score at or above which a listed name is reported as a hit. */
 export const HIT_THRESHOLD = 0.9
 
-const MINOR = new Set([
-  "of",
-  "and",
-  "the",
-  "de",
-  "la",
-  "le",
-  "el",
-  "y",
-  "et",
-  "al",
-  "bin",
-  "ibn",
-  "abu",
-  "van",
-  "von",
-  "der"
-])
+const MINOR: ReadonlySet<string> = new Set([...FUNCTION_WORDS, ...NAME_PARTICLES])
 
 /** Digits typed for look-alike letters ("ig0r sech1n"), from rigour's confusable pairs. */
 const CONFUSABLE: Readonly<Record<string, string>> = {
@@ -81,8 +64,6 @@ export const screeningTokens = (name: string, kind: "business" | "person"): Arra
   }
   return out
 }
-
-const isNumeral = (t: string) => /\d/.test(t) || /^(?:i{1,3}|iv|v|vi{1,3}|ix|x)$/.test(t)
 
 const tokenSimilarity = (a: string, b: string): number => {
   if (a === b) return 1

@@ -194,3 +194,31 @@ export const tokenSetSimilarity = (a: ReadonlyArray<string>, b: ReadonlyArray<st
   for (let j = 0; j < long.length; j++) if (used[j] === 0) unpaired += long[j]!.length
   return weighted / (weight + unpaired)
 }
+
+/** Function words that carry no identity in a name ("of", "and", "the", ...): unpaired, they cost nothing. */
+export const FUNCTION_WORDS: ReadonlySet<string> = new Set([
+  "of",
+  "and",
+  "the",
+  "de",
+  "la",
+  "le",
+  "el",
+  "y",
+  "et",
+  "a",
+  "an",
+  "at",
+  "on",
+  "in",
+  "for",
+  "by"
+])
+
+/** Name particles of people ("al", "bin", "van", ...), minor in person names as function words are. */
+export const NAME_PARTICLES: ReadonlySet<string> = new Set(["al", "bin", "ibn", "abu", "van", "von", "der"])
+
+const ROMAN = /^(?:i{1,3}|iv|v|vi{1,3}|ix|x)$/
+
+/** Numbers and roman numerals tell entities apart (Fund III, Fund IV): they never count as typos. */
+export const isNumeral = (t: string): boolean => /\d/.test(t) || ROMAN.test(t)
