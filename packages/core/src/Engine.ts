@@ -395,7 +395,11 @@ export interface SearchMeta {
 }
 
 /** Assembles the contract Search from a verification and its metadata, in contract field order. */
-export const toSearch = (v: Verification, meta: SearchMeta, config: EngineConfig): Search.Search => {
+export const toSearch = (
+  v: Omit<Verification, "state"> & { readonly state: Search.SearchState },
+  meta: SearchMeta,
+  config: EngineConfig
+): Search.Search => {
   const consoleUrl = config.consoleUrl ?? `${config.baseUrl}/console`
   const url = `${config.baseUrl}/searches/${meta.id}`
   return {
@@ -438,4 +442,54 @@ export const toSearch = (v: Verification, meta: SearchMeta, config: EngineConfig
     business: v.business,
     console_url: `${consoleUrl}/searches/${meta.id}`
   }
+}
+
+/**
+ * The Search as it stands when created, before the engine runs: the request echoed, the address
+ * parsed, nothing decided (DECISIONS section 1: what a 202 carries). For a Form-2 request the host
+ * passes the name and address of the business the token stands for.
+ */
+export const pendingSearch = (
+  request: SearchRequest.CreateSearchRequest,
+  meta: SearchMeta,
+  config: EngineConfig,
+  resolved?: { readonly name: string; readonly address: string }
+): Search.Search => {
+  const name = SearchRequest.isBusinessTokenForm(request) ? resolved?.name ?? "" : request.name
+  const address = SearchRequest.isBusinessTokenForm(request) ? resolved?.address ?? "" : request.address
+  const parsed = UsAddress.parse(address)
+  return toSearch(
+    {
+      state: "PENDING",
+      name,
+      address,
+      search_address: searchAddress(parsed),
+      search_address_validation_level: parsed.validation,
+      officer_names: request.officer_names ?? [],
+      alternative_names: request.alternative_names ?? [],
+      website: request.website ?? null,
+      phone_number: request.phone_number ?? null,
+      email: request.email ?? null,
+      tin: request.tin ?? null,
+      reference_id: request.reference_id ?? null,
+      tin_matched: null,
+      tin_match_type: null,
+      tin_potential_match: null,
+      watchlist_hits: [],
+      business_name_match: null,
+      business_address_match: null,
+      business_officer_match: null,
+      registered_agent_match: null,
+      business_website_match: null,
+      business_website_redirect_match: null,
+      verified: false,
+      scores: [],
+      error: null,
+      warnings: [],
+      business: null,
+      match_probability: null
+    },
+    meta,
+    config
+  )
 }

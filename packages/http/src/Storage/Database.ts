@@ -14,9 +14,11 @@ import { mkdirSync } from "node:fs"
 /** The embedded database could not be opened or served. */
 export class EmbeddedDatabaseError extends Data.TaggedError("EmbeddedDatabaseError")<{ readonly cause: unknown }> {}
 
+// Column names are camel-cased in results; JSON documents (stored wire resources) are left as they are.
 const clientOptions = {
   transformQueryNames: Str.camelToSnake,
-  transformResultNames: Str.snakeToCamel
+  transformResultNames: Str.snakeToCamel,
+  transformJson: false
 } as const
 
 /** A PostgreSQL server at `url`. */

@@ -1,0 +1,140 @@
+/**
+ * Searches as durable work items. A search is stored PENDING with its request; workers in any
+ * number of host processes claim due searches with `FOR UPDATE SKIP LOCKED` under a lease that
+ * expires (the database's clock decides, so processes agree); only the lease holder can finish a
+ * search, so a process that lost its lease (it stalled or died) cannot overwrite the one that took
+ * over. States follow `SearchState` (PENDING -> EXECUTING -> COMPLETED | FAILED, or CANCELLED).
+ */
+import { PgClient } from "@effect/sql-pg"
+import type { Search } from "@osiris/core"
+import { Context, Effect, Layer, Option } from "effect"
+import type { Environment } from "../ApiKeys/Repo.js"
+
+/** A stored search. */
+export interface StoredSearch {
+  readonly id: string
+  readonly applicationId: string
+  readonly environment: Environment
+  readonly state: Search.SearchState
+  readonly request: unknown
+  readonly body: Search.Search
+  readonly attempts: number
+}
+
+/** A search handed to a worker, with the lease it holds. */
+export interface ClaimedSearch extends StoredSearch {
+  readonly leaseOwner: string
+}
+
+interface Row {
+  readonly id: string
+  readonly applicationId: string
+  readonly environment: Environment
+  readonly state: Search.SearchState
+  readonly request: unknown
+  readonly body: Search.Search
+  readonly attempts: number
+  readonly leaseOwner?: string | null
+}
+
+const parse = (v: unknown) => (typeof v === "string" ? JSON.parse(v) : v)
+const toStored = (r: Row): StoredSearch => ({
+  id: r.id,
+  applicationId: r.applicationId,
+  environment: r.environment,
+  state: r.state,
+  request: parse(r.request),
+  body: parse(r.body) as Search.Search,
+  attempts: r.attempts
+})
+
+/** The searches store. */
+export class SearchesRepo extends Context.Tag("@osiris/http/SearchesRepo")<SearchesRepo, {
+  /** Stores a new PENDING search (its wire body as created). */
+  readonly create: (input: {
+    readonly applicationId: string
+    readonly environment: Environment
+    readonly request: unknown
+    readonly body: Search.Search
+  }) => Effect.Effect<void>
+  /** Claims up to `limit` due searches (PENDING, or EXECUTING with an expired lease) for `owner`. */
+  readonly claim: (owner: string, leaseMillis: number, limit: number) => Effect.Effect<ReadonlyArray<ClaimedSearch>>
+  /** Finishes a claimed search if `owner` still holds its lease; false when it does not. */
+  readonly finish: (
+    id: string,
+    owner: string,
+    state: "COMPLETED" | "FAILED",
+    body: Search.Search
+  ) => Effect.Effect<boolean>
+  /** Cancels a PENDING or EXECUTING search of the application; the search after, if it exists. */
+  readonly cancel: (
+    applicationId: string,
+    id: string,
+    body: (current: Search.Search) => Search.Search
+  ) => Effect.Effect<Option.Option<{ readonly cancelled: boolean; readonly search: StoredSearch }>>
+  /** A search of the application, if any. */
+  readonly get: (applicationId: string, id: string) => Effect.Effect<Option.Option<StoredSearch>>
+}>() {
+  /** The store on the host's database. */
+  static readonly layer = Layer.effect(
+    SearchesRepo,
+    Effect.gen(function*() {
+      const sql = yield* PgClient.PgClient
+      const columns = sql`id, application_id, environment, state, request, body, attempts`
+      return SearchesRepo.of({
+        create: (input) =>
+          sql`insert into searches (id, application_id, environment, state, reference_id, request, body, created_at, updated_at)
+            values (${input.body.id}, ${input.applicationId}, ${input.environment}, 'PENDING', ${input.body.reference_id},
+              ${sql.json(input.request)}, ${sql.json(input.body)}, ${input.body.created_at}::timestamp,
+              ${input.body.updated_at}::timestamp)`.pipe(Effect.asVoid, Effect.orDie),
+        claim: (owner, leaseMillis, limit) =>
+          Effect.map(
+            sql<Row>`
+              update searches set state = 'EXECUTING', lease_owner = ${owner},
+                lease_until = (now() at time zone 'utc') + make_interval(secs => ${leaseMillis / 1000}),
+                attempts = attempts + 1
+              where id in (
+                select id from searches
+                where state = 'PENDING' or (state = 'EXECUTING' and lease_until < (now() at time zone 'utc'))
+                order by id
+                limit ${limit}
+                for update skip locked)
+              returning ${columns}, lease_owner`,
+            (rows) => rows.map((r) => ({ ...toStored(r), leaseOwner: owner }))
+          ).pipe(Effect.orDie),
+        finish: (id, owner, state, body) =>
+          Effect.map(
+            sql`update searches set state = ${state}, body = ${
+              sql.json(body)
+            }, updated_at = ${body.updated_at}::timestamp,
+                lease_owner = null, lease_until = null
+              where id = ${id} and state = 'EXECUTING' and lease_owner = ${owner}
+                and lease_until >= (now() at time zone 'utc')
+              returning id`,
+            (rows) => rows.length === 1
+          ).pipe(Effect.orDie),
+        cancel: (applicationId, id, body) =>
+          sql.withTransaction(Effect.gen(function*() {
+            const rows = yield* sql<Row>`select ${columns} from searches
+              where id = ${id} and application_id = ${applicationId} for update`
+            const row = rows[0]
+            if (row === undefined) return Option.none()
+            const current = toStored(row)
+            if (current.state !== "PENDING" && current.state !== "EXECUTING") {
+              return Option.some({ cancelled: false, search: current })
+            }
+            const next = body(current.body)
+            yield* sql`update searches set state = 'CANCELLED', body = ${sql.json(next)},
+                updated_at = ${next.updated_at}::timestamp, lease_owner = null, lease_until = null
+              where id = ${id}`
+            return Option.some({ cancelled: true, search: { ...current, state: "CANCELLED" as const, body: next } })
+          })).pipe(Effect.orDie),
+        get: (applicationId, id) =>
+          Effect.map(
+            sql<Row>`select ${columns} from searches where id = ${id} and application_id = ${applicationId}`,
+            (rows) => Option.fromNullable(rows[0]).pipe(Option.map(toStored))
+          ).pipe(Effect.orDie)
+      })
+    })
+  )
+}
