@@ -37,6 +37,8 @@ interface Row {
   readonly leaseOwner?: string | null
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
 const parse = (v: unknown) => (typeof v === "string" ? JSON.parse(v) : v)
 const toStored = (r: Row): StoredSearch => ({
   id: r.id,
@@ -59,6 +61,8 @@ export class SearchesRepo extends Context.Tag("@osiris/http/SearchesRepo")<Searc
   }) => Effect.Effect<void>
   /** Claims up to `limit` due searches (PENDING, or EXECUTING with an expired lease) for `owner`. */
   readonly claim: (owner: string, leaseMillis: number, limit: number) => Effect.Effect<ReadonlyArray<ClaimedSearch>>
+  /** Claims one search by id for `owner` (the synchronous path runs its own search), if it is due. */
+  readonly claimById: (id: string, owner: string, leaseMillis: number) => Effect.Effect<Option.Option<ClaimedSearch>>
   /** Finishes a claimed search if `owner` still holds its lease; false when it does not. */
   readonly finish: (
     id: string,
@@ -102,6 +106,19 @@ export class SearchesRepo extends Context.Tag("@osiris/http/SearchesRepo")<Searc
               returning ${columns}, lease_owner`,
             (rows) => rows.map((r) => ({ ...toStored(r), leaseOwner: owner }))
           ).pipe(Effect.orDie),
+        claimById: (id, owner, leaseMillis) =>
+          Effect.map(
+            sql<Row>`
+              update searches set state = 'EXECUTING', lease_owner = ${owner},
+                lease_until = (now() at time zone 'utc') + make_interval(secs => ${leaseMillis / 1000}),
+                attempts = attempts + 1
+              where id = (
+                select id from searches
+                where id = ${id} and (state = 'PENDING' or (state = 'EXECUTING' and lease_until < (now() at time zone 'utc')))
+                for update skip locked)
+              returning ${columns}, lease_owner`,
+            (rows) => Option.fromNullable(rows[0]).pipe(Option.map((r) => ({ ...toStored(r), leaseOwner: owner })))
+          ).pipe(Effect.orDie),
         finish: (id, owner, state, body) =>
           Effect.map(
             sql`update searches set state = ${state}, body = ${
@@ -130,7 +147,8 @@ export class SearchesRepo extends Context.Tag("@osiris/http/SearchesRepo")<Searc
             return Option.some({ cancelled: true, search: { ...current, state: "CANCELLED" as const, body: next } })
           })).pipe(Effect.orDie),
         get: (applicationId, id) =>
-          Effect.map(
+          // Ids come from URLs: anything but a UUID is simply not found (never a database error).
+          !UUID.test(id) ? Effect.succeed(Option.none()) : Effect.map(
             sql<Row>`select ${columns} from searches where id = ${id} and application_id = ${applicationId}`,
             (rows) => Option.fromNullable(rows[0]).pipe(Option.map(toStored))
           ).pipe(Effect.orDie)

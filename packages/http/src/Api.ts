@@ -1,0 +1,75 @@
+/**
+ * The HTTP API as one `HttpApi` definition (clients get a typed `HttpApiClient`), grouped under the
+ * contract's functional areas as OpenAPI tags. Errors carry the contract's `{"detail": ...}` bodies
+ * (DECISIONS sections 3 and 5). API keys come in the `X-API-Key` header.
+ */
+import {
+  HttpApi,
+  HttpApiEndpoint,
+  HttpApiGroup,
+  HttpApiMiddleware,
+  HttpApiSchema,
+  HttpApiSecurity,
+  OpenApi
+} from "@effect/platform"
+import { Search, SearchRequest } from "@osiris/core"
+import { Context, Schema } from "effect"
+import type { ApiKey } from "./ApiKeys/Repo.js"
+
+/** 401: missing, malformed, unknown, revoked or incomplete key. */
+export class Unauthorized extends Schema.Class<Unauthorized>("Unauthorized")(
+  { detail: Schema.String },
+  HttpApiSchema.annotations({ status: 401 })
+) {}
+
+// 403 and 404 share the `{"detail"}` shape with 401, which HttpApi's error encoder cannot tell
+// apart; the handlers answer them as raw responses (see Searches/Http.ts).
+
+/** The pydantic-shaped 422 body (served byte-exact by the handlers; described here for OpenAPI). */
+export const ValidationErrorBody = Schema.Struct({
+  detail: Schema.Array(Schema.Struct({
+    type: Schema.String,
+    loc: Schema.Array(Schema.Union(Schema.String, Schema.Number)),
+    msg: Schema.String,
+    input: Schema.Unknown,
+    ctx: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Unknown }))
+  }))
+}).annotations({ identifier: "HTTPValidationError", ...HttpApiSchema.annotations({ status: 422 }) })
+
+/** The key that authenticated the request. */
+export class CurrentKey extends Context.Tag("@osiris/http/CurrentKey")<CurrentKey, ApiKey>() {}
+
+/** API-key authentication (runs before the body is read, so 401 comes before 422). */
+export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("@osiris/http/Authentication", {
+  failure: Unauthorized,
+  provides: CurrentKey,
+  security: { apiKey: HttpApiSecurity.apiKey({ in: "header", key: "X-API-Key" }) }
+}) {}
+
+const SearchId = Schema.Struct({ id: Schema.String })
+
+/** Business Verification: searches. */
+export class SearchesGroup extends HttpApiGroup.make("searches")
+  .add(
+    HttpApiEndpoint.post("create", "/searches")
+      .setPayload(SearchRequest.CreateSearchRequest)
+      .addSuccess(Search.Search, { status: 201 })
+      .addSuccess(Search.Search, { status: 202 })
+      .addError(ValidationErrorBody)
+  )
+  .add(
+    HttpApiEndpoint.get("get", "/searches/:id")
+      .setPath(SearchId)
+      .addSuccess(Search.Search)
+  )
+  .add(
+    HttpApiEndpoint.get("status", "/searches/:id/status")
+      .setPath(SearchId)
+      .addSuccess(Search.SearchStatus)
+  )
+  .middleware(Authentication)
+  .annotate(OpenApi.Title, "Business Verification")
+{}
+
+/** The whole API. */
+export class OsirisApi extends HttpApi.make("osiris").add(SearchesGroup).annotate(OpenApi.Title, "Osiris") {}

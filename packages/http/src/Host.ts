@@ -1,0 +1,50 @@
+/**
+ * The reference host, assembled: storage (migrated at start), repositories, the engines per
+ * environment, and the HTTP API. Until the testkit's fixture registry lands, the sandbox registry is
+ * a seeded synthetic registry (`Synthetic.registry(2026, 500)`); the production registry is the
+ * operator's (empty here until `osiris registry import` lands).
+ */
+import { HttpApiBuilder } from "@effect/platform"
+import { Engine, Ids, Registry, Synthetic } from "@osiris/core"
+import { Effect, Layer } from "effect"
+import { OsirisApi } from "./Api.js"
+import { ApiKeysRepo } from "./ApiKeys/Repo.js"
+import * as Auth from "./Auth.js"
+import { IdempotencyRepo } from "./Idempotency/Repo.js"
+import * as SearchesHttp from "./Searches/Http.js"
+import { SearchesRepo } from "./Searches/Repo.js"
+import * as Migrations from "./Storage/Migrations.js"
+
+/** What the host needs to know. */
+export interface HostConfig {
+  readonly baseUrl: string
+  readonly sandboxRegistry?: ReadonlyArray<Registry.RegistryBusiness>
+  readonly productionRegistry?: ReadonlyArray<Registry.RegistryBusiness>
+}
+
+const engineFor = (baseUrl: string, records: ReadonlyArray<Registry.RegistryBusiness>) =>
+  Effect.provide(Engine.Engine, Engine.Engine.layerDefaults({ baseUrl }, Registry.Registry.layerMemory(records)))
+
+/** The engines per environment. */
+export const layerEngines = (config: HostConfig) =>
+  Layer.effect(
+    SearchesHttp.Engines,
+    Effect.all({
+      SANDBOX: engineFor(config.baseUrl, config.sandboxRegistry ?? Synthetic.registry(2026, 500)),
+      PRODUCTION: engineFor(config.baseUrl, config.productionRegistry ?? [])
+    })
+  )
+
+/** Repositories on a migrated database (requires the database layer). */
+export const layerRepos = Layer.mergeAll(ApiKeysRepo.layer, SearchesRepo.layer, IdempotencyRepo.layer).pipe(
+  Layer.provideMerge(Layer.effectDiscard(Migrations.run)),
+  Layer.provideMerge(Ids.Ids.layer)
+)
+
+/** The HTTP API's handlers (requires the repositories and engines). */
+export const layerApi = (config: HostConfig) =>
+  HttpApiBuilder.api(OsirisApi).pipe(
+    Layer.provide(SearchesHttp.layer),
+    Layer.provide(Auth.layer),
+    Layer.provide(layerEngines(config))
+  )

@@ -1,0 +1,146 @@
+import { HttpApiBuilder, HttpServer } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { describe, expect, it, layer } from "@effect/vitest"
+import { Synthetic } from "@osiris/core"
+import { Effect, Layer, Redacted } from "effect"
+import { ApiKeys, Host } from "../src/index.js"
+import { backends } from "./Backends.js"
+
+const registry = Synthetic.registry(77, 300)
+const target = registry[12]!
+const request = {
+  name: target.name,
+  address: `${target.addresses[0]!.street}, ${target.addresses[0]!.city}, ${target.addresses[0]!.state} ${
+    target.addresses[0]!.zip
+  }`
+}
+
+for (const backend of backends()) {
+  const Server = HttpApiBuilder.serve().pipe(
+    Layer.provide(Host.layerApi({ baseUrl: "http://osiris.test", sandboxRegistry: registry })),
+    Layer.provideMerge(Host.layerRepos),
+    Layer.provideMerge(backend.fresh()),
+    Layer.provideMerge(NodeHttpServer.layerTest)
+  )
+
+  describe(`HTTP API on ${backend.name}`, () => {
+    layer(Server, { timeout: "60 seconds" })((it) => {
+      const setup = Effect.gen(function*() {
+        const keys = yield* ApiKeys.ApiKeysRepo
+        const app = yield* keys.ensureApplication(`app-${Math.random().toString(36).slice(2)}`)
+        const sandbox = yield* keys.create({ applicationId: app.id, environment: "SANDBOX", name: "t", scopes: [] })
+        const live = yield* keys.create({ applicationId: app.id, environment: "PRODUCTION", name: "p", scopes: [] })
+        const address = yield* HttpServer.addressWith((a) => Effect.succeed(a))
+        const base = address._tag === "TcpAddress" ? `http://127.0.0.1:${address.port}` : ""
+        return { base, sandbox: Redacted.value(sandbox.key), live: Redacted.value(live.key), app }
+      })
+      const post = (base: string, key: string | undefined, body: string, headers: Record<string, string> = {}) =>
+        Effect.promise(() =>
+          fetch(`${base}/searches`, {
+            method: "POST",
+            headers: {
+              "content-type": "application/json",
+              ...(key === undefined ? {} : { "x-api-key": key }),
+              ...headers
+            },
+            body
+          })
+        )
+
+      it.effect("401 without a key, with the contract's body, before the body is looked at", () =>
+        Effect.gen(function*() {
+          const { base } = yield* setup
+          const r = yield* post(base, undefined, "not json")
+          expect(r.status).toBe(401)
+          expect(yield* Effect.promise(() => r.json())).toStrictEqual({
+            detail: "Missing API key: send it in the X-API-Key header."
+          })
+          const bad = yield* post(base, "osk_test_nope", "{}")
+          expect(bad.status).toBe(401)
+        }))
+
+      it.effect("422 byte-for-byte from the core validator; 415 for a body that is not JSON", () =>
+        Effect.gen(function*() {
+          const { base, sandbox } = yield* setup
+          const r = yield* post(base, sandbox, "{\"name\": 5}")
+          expect(r.status).toBe(422)
+          expect(yield* Effect.promise(() => r.text())).toBe(
+            "{\"detail\":[{\"type\":\"string_type\",\"loc\":[\"body\",\"name\"],\"msg\":\"Input should be a valid string\",\"input\":5},{\"type\":\"missing\",\"loc\":[\"body\",\"address\"],\"msg\":\"Field required\",\"input\":{\"name\":5}}]}"
+          )
+          const t = yield* post(base, sandbox, "name=x", { "content-type": "text/plain" })
+          expect(t.status).toBe(415)
+        }))
+
+      it.effect("201 with a finished, verified search; GET and status read it back; the other environment is 403", () =>
+        Effect.gen(function*() {
+          const { base, live, sandbox } = yield* setup
+          const r = yield* post(base, sandbox, JSON.stringify(request))
+          expect(r.status).toBe(201)
+          const s = (yield* Effect.promise(() => r.json())) as any
+          expect(s).toMatchObject({
+            state: "COMPLETED",
+            verified: true,
+            business_name_match: "EXACT",
+            business: { id: target.id }
+          })
+          expect(r.headers.get("location")).toBe(`http://osiris.test/searches/${s.id}`)
+          expect(r.headers.get("x-resource-id")).toBe(s.id)
+          expect(r.headers.get("vary")).toBe("Prefer, Accept")
+          const g = yield* Effect.promise(() =>
+            fetch(`${base}/searches/${s.id}`, { headers: { "x-api-key": sandbox } })
+          )
+          expect(g.status).toBe(200)
+          expect(yield* Effect.promise(() => g.json())).toStrictEqual(s)
+          const st = yield* Effect.promise(() =>
+            fetch(`${base}/searches/${s.id}/status`, { headers: { "x-api-key": sandbox } })
+          )
+          expect(yield* Effect.promise(() => st.json())).toStrictEqual({
+            id: s.id,
+            state: "COMPLETED",
+            updated_at: s.updated_at
+          })
+          const other = yield* Effect.promise(() =>
+            fetch(`${base}/searches/${s.id}`, { headers: { "x-api-key": live } })
+          )
+          expect(other.status).toBe(403)
+          const missing = yield* Effect.promise(() =>
+            fetch(`${base}/searches/0192f3a4-5b6c-7d8e-9f01-0000000000ff`, { headers: { "x-api-key": sandbox } })
+          )
+          expect(missing.status).toBe(404)
+          for (const odd of ["not-a-uuid", "..%2F..%2Fetc%2Fpasswd", "%00", "x".repeat(500)]) {
+            const r2 = yield* Effect.promise(() =>
+              fetch(`${base}/searches/${odd}`, { headers: { "x-api-key": sandbox } })
+            )
+            expect(r2.status).toBe(404)
+          }
+          expect(yield* Effect.promise(() => missing.json())).toStrictEqual({ detail: "Search not found." })
+        }))
+
+      it.effect("an Idempotency-Key replays the first search; a different body with it is 422", () =>
+        Effect.gen(function*() {
+          const { base, sandbox } = yield* setup
+          const first = yield* post(base, sandbox, JSON.stringify(request), { "idempotency-key": "abc-1" })
+          const a = (yield* Effect.promise(() => first.json())) as any
+          const again = yield* post(base, sandbox, JSON.stringify({ address: request.address, name: request.name }), {
+            "idempotency-key": "abc-1"
+          })
+          expect(again.status).toBe(201)
+          expect(again.headers.get("idempotent-replayed")).toBe("true")
+          expect(yield* Effect.promise(() => again.json())).toStrictEqual(a)
+          expect(a.idempotency_key).toBe("abc-1")
+          const reused = yield* post(base, sandbox, JSON.stringify({ ...request, name: "Other" }), {
+            "idempotency-key": "abc-1"
+          })
+          expect(reused.status).toBe(422)
+          expect(((yield* Effect.promise(() => reused.json())) as any).detail[0].type).toBe("idempotency_key_reused")
+        }))
+    })
+  })
+}
+
+// `it` from @effect/vitest is used through `layer`; this keeps a plain test beside them.
+describe("HTTP API module", () => {
+  it("exports the host layers", () => {
+    expect(typeof Host.layerApi).toBe("function")
+  })
+})
