@@ -77,7 +77,8 @@ export const config = Config.all({
 /** The database chosen by `DATABASE_URL` / `OSIRIS_DATA_DIR`. */
 export const layerConfig: Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, unknown> = Layer.unwrapEffect(
   Effect.map(config, ({ dataDir, url }) =>
-    Option.isSome(url)
+    // An empty DATABASE_URL (as shells and CI often export) means unset.
+    Option.isSome(url) && Redacted.value(url.value).trim() !== ""
       ? layerPostgres(url.value)
       : layerEmbedded(dataDir === "memory" ? undefined : `${dataDir.replace(/\/+$/, "")}/pg`))
 )

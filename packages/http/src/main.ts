@@ -1,0 +1,74 @@
+/**
+ * `npm start`: the reference host. PORT (default 8080), OSIRIS_BASE_URL (default
+ * http://localhost:PORT), DATABASE_URL (PostgreSQL) or the embedded default under OSIRIS_DATA_DIR.
+ * On an empty store it creates the application `demo` with one sandbox key and prints it once,
+ * with a request that verifies a sandbox business.
+ */
+import { HttpApiBuilder, HttpMiddleware, HttpServer } from "@effect/platform"
+import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
+import { Synthetic } from "@osiris/core"
+import { Config, Console, Effect, Layer, Option, Redacted } from "effect"
+import { createServer } from "node:http"
+import { ApiKeysRepo, SCOPES } from "./ApiKeys/Repo.js"
+import * as Host from "./Host.js"
+import * as Database from "./Storage/Database.js"
+
+const port = Config.integer("PORT").pipe(
+  Config.withDefault(8080),
+  Config.withDescription("HTTP port (0: any free port)")
+)
+const baseUrlConfig = Config.string("OSIRIS_BASE_URL").pipe(
+  Config.option,
+  Config.withDescription("{base_url} in the URLs of resources (default http://localhost:PORT)")
+)
+
+const sandboxRegistry = Synthetic.registry(2026, 500)
+
+/** Creates the demo application and its sandbox key on an empty store, and prints the key once. */
+const bootstrap = (baseUrl: string) =>
+  Effect.gen(function*() {
+    const keys = yield* ApiKeysRepo
+    const app = yield* keys.ensureApplication("demo")
+    const existing = yield* keys.list(app.id, "SANDBOX")
+    const sample = sandboxRegistry[0]!
+    const address = `${sample.addresses[0]!.street}, ${sample.addresses[0]!.city}, ${sample.addresses[0]!.state} ${
+      sample.addresses[0]!.zip
+    }`
+    if (existing.length === 0) {
+      const created = yield* keys.create({
+        applicationId: app.id,
+        environment: "SANDBOX",
+        name: "demo",
+        scopes: [...SCOPES]
+      })
+      const key = Redacted.value(created.key)
+      yield* Console.log(`Created application "demo" with a sandbox API key (shown once):\n\n  ${key}\n`)
+      yield* Console.log(
+        `Try it:\n\n  curl -s -X POST ${baseUrl}/searches -H 'X-API-Key: ${key}' -H 'Content-Type: application/json' \\\n    -d '${
+          JSON.stringify({ name: sample.name, address })
+        }'\n`
+      )
+    } else {
+      yield* Console.log(`Application "demo" has ${existing.length} sandbox key(s); create more with the keys API.`)
+    }
+  })
+
+const main = Effect.gen(function*() {
+  const p = yield* port
+  const configured = yield* baseUrlConfig
+  const baseUrl = Option.getOrElse(configured, () => `http://localhost:${p}`).replace(/\/+$/, "")
+  const server = NodeHttpServer.layer(createServer, { port: p })
+  const announce = Layer.effectDiscard(Effect.gen(function*() {
+    yield* bootstrap(baseUrl)
+    const address = yield* HttpServer.addressWith((a) => Effect.succeed(a))
+    const listening = address._tag === "TcpAddress" ? address.port : p
+    yield* Console.log(`Osiris listening on http://127.0.0.1:${listening} (base URL ${baseUrl})`)
+  }))
+  const storage = Host.layerRepos.pipe(Layer.provideMerge(Database.layerConfig))
+  return Layer.mergeAll(
+    HttpApiBuilder.serve(HttpMiddleware.logger).pipe(Layer.provide(Host.layerApi({ baseUrl, sandboxRegistry }))),
+    announce
+  ).pipe(Layer.provide(server), Layer.provide(storage))
+})
+
+Layer.launch(Layer.unwrapEffect(main)).pipe(NodeRuntime.runMain)
