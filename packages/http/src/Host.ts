@@ -7,12 +7,15 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Engine, Ids, Registry, Synthetic } from "@osiris/core"
 import { Effect, Layer } from "effect"
+import { randomUUID } from "node:crypto"
 import { OsirisApi } from "./Api.js"
 import { ApiKeysRepo } from "./ApiKeys/Repo.js"
 import * as Auth from "./Auth.js"
 import { IdempotencyRepo } from "./Idempotency/Repo.js"
 import * as SearchesHttp from "./Searches/Http.js"
 import { SearchesRepo } from "./Searches/Repo.js"
+import { Engines } from "./Searches/Worker.js"
+import * as Worker from "./Searches/Worker.js"
 import * as Migrations from "./Storage/Migrations.js"
 
 /** What the host needs to know. */
@@ -28,7 +31,7 @@ const engineFor = (baseUrl: string, records: ReadonlyArray<Registry.RegistryBusi
 /** The engines per environment. */
 export const layerEngines = (config: HostConfig) =>
   Layer.effect(
-    SearchesHttp.Engines,
+    Engines,
     Effect.all({
       SANDBOX: engineFor(config.baseUrl, config.sandboxRegistry ?? Synthetic.registry(2026, 500)),
       PRODUCTION: engineFor(config.baseUrl, config.productionRegistry ?? [])
@@ -41,10 +44,12 @@ export const layerRepos = Layer.mergeAll(ApiKeysRepo.layer, SearchesRepo.layer, 
   Layer.provideMerge(Ids.Ids.layer)
 )
 
+/** A background worker that claims and runs due searches (requires the repositories and engines). */
+export const layerWorker = Layer.scopedDiscard(Effect.forkScoped(Worker.worker(`worker-${randomUUID()}`)))
+
 /** The HTTP API's handlers (requires the repositories and engines). */
 export const layerApi = (config: HostConfig) =>
-  HttpApiBuilder.api(OsirisApi).pipe(
-    Layer.provide(SearchesHttp.layer),
-    Layer.provide(Auth.layer),
-    Layer.provide(layerEngines(config))
-  )
+  Layer.merge(
+    HttpApiBuilder.api(OsirisApi).pipe(Layer.provide(SearchesHttp.layer), Layer.provide(Auth.layer)),
+    layerWorker
+  ).pipe(Layer.provide(layerEngines(config)))

@@ -6,24 +6,17 @@
  */
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Engine, Formats, Ids, RequestValidation, type Search, SearchRequest } from "@osiris/core"
-import { Clock, Context, Effect, Either, Option, Schema } from "effect"
+import { Clock, Duration, Effect, Either, Fiber, Option, Schema } from "effect"
 import { randomUUID } from "node:crypto"
 import { CurrentKey, OsirisApi } from "../Api.js"
 import type { ApiKey, Environment } from "../ApiKeys/Repo.js"
 import { IdempotencyRepo } from "../Idempotency/Repo.js"
 import { fingerprint } from "../Idempotency/Repo.js"
 import { SearchesRepo, type StoredSearch } from "./Repo.js"
-
-/** The engine for each environment: sandbox keys see the sandbox registry only (DECISIONS section 3). */
-export class Engines extends Context.Tag("@osiris/http/Engines")<Engines, {
-  readonly SANDBOX: Context.Tag.Service<Engine.Engine>
-  readonly PRODUCTION: Context.Tag.Service<Engine.Engine>
-}>() {}
-
-/** How long the synchronous path holds a search before another process may take it over. */
-const LEASE_MILLIS = 60_000
+import { Engines, execute, LEASE_MILLIS } from "./Worker.js"
 
 const encodeSearch = Schema.encodeSync(Schema.Any)
+const TERMINAL: ReadonlyArray<string> = ["COMPLETED", "FAILED", "CANCELLED"]
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   HttpServerResponse.unsafeJson(encodeSearch(body), { status, headers })
 
@@ -44,6 +37,25 @@ const readable = (key: ApiKey, found: Option.Option<StoredSearch>) =>
     }))
     : Either.right(found.value)
 
+/** How a create request runs (DECISIONS section 1): in the background, or synchronously within a budget. */
+type Mode = { readonly _tag: "Async" } | {
+  readonly _tag: "Sync"
+  readonly seconds: number
+  readonly applied: string | undefined
+}
+
+/** Prefer (RFC 7240) wins over the legacy Accept flag; neither means the key's default mode. Unknown tokens are ignored. */
+export const modeOf = (prefer: string | undefined, key: ApiKey): Mode => {
+  const tokens = (prefer ?? "").split(",").map((t) => t.trim().toLowerCase()).filter((t) => t.length > 0)
+  if (tokens.includes("respond-async")) return { _tag: "Async" }
+  const wait = tokens.map((t) => /^wait\s*=\s*(\d+)$/.exec(t)).find((m) => m !== null)
+  if (wait !== undefined && wait !== null) {
+    const seconds = Math.min(90, Math.max(1, Number(wait[1])))
+    return { _tag: "Sync", seconds, applied: `wait=${seconds}` }
+  }
+  return key.defaultRequestMode === "async" ? { _tag: "Async" } : { _tag: "Sync", seconds: 30, applied: undefined }
+}
+
 const hasScope = (key: ApiKey, scope: string) => key.scopes.length === 0 || key.scopes.includes(scope)
 
 /** The searches handlers. */
@@ -54,25 +66,44 @@ export const layer = HttpApiBuilder.group(OsirisApi, "searches", (handlers) =>
     const ids = yield* Ids.Ids
     const engines = yield* Engines
     const owner = `host-${randomUUID()}`
+    const scope = yield* Effect.scope
     const now = Effect.map(Clock.currentTimeMillis, Formats.timestampFromMillis)
 
-    const run = (key: ApiKey, stored: StoredSearch, request: SearchRequest.CreateSearchRequest) =>
+    /** Runs this request's own search in the background (it may already be taken by a worker). */
+    const start = (id: string) =>
       Effect.gen(function*() {
-        const claimed = yield* searches.claimById(stored.id, owner, LEASE_MILLIS)
-        if (Option.isNone(claimed)) return stored.body
-        const engine = engines[key.environment as Environment]
-        const v = yield* engine.verify({ request })
-        const finished = Engine.toSearch(v, {
-          id: stored.body.id,
-          created_at: stored.body.created_at,
-          updated_at: yield* now,
-          options: stored.body.options,
-          orderables: stored.body.orderables,
-          user: stored.body.user,
-          idempotency_key: stored.body.idempotency_key
-        }, engine.config)
-        yield* searches.finish(stored.id, owner, v.state, finished)
-        return finished
+        const claimed = yield* searches.claimById(id, owner, LEASE_MILLIS)
+        return Option.isSome(claimed) ? yield* execute(claimed.value) : undefined
+      }).pipe(Effect.forkIn(scope))
+
+    /** Answers a created (or replayed) search according to the mode: 201 when finished in time, else 202. */
+    const respond = (
+      key: ApiKey,
+      id: string,
+      mode: Mode,
+      replay: boolean,
+      running: Option.Option<Fiber.RuntimeFiber<unknown>>
+    ) =>
+      Effect.gen(function*() {
+        if (mode._tag === "Sync") {
+          const deadline = Date.now() + mode.seconds * 1000
+          if (Option.isSome(running)) {
+            yield* Fiber.join(running.value).pipe(Effect.timeout(Duration.seconds(mode.seconds)), Effect.ignore)
+          }
+          let current = yield* searches.get(key.applicationId, id)
+          while (Option.isSome(current) && !TERMINAL.includes(current.value.state) && Date.now() < deadline) {
+            yield* Effect.sleep("50 millis")
+            current = yield* searches.get(key.applicationId, id)
+          }
+        }
+        const s = Option.getOrThrow(yield* searches.get(key.applicationId, id)).body
+        const done = TERMINAL.includes(s.state)
+        const applied = mode._tag === "Async" ? "respond-async" : mode.applied
+        return json(done ? 201 : 202, s, {
+          ...headersFor(s, replay),
+          ...(applied === undefined ? {} : { "preference-applied": applied }),
+          ...(done ? {} : { "retry-after": "1" })
+        })
       })
 
     const headersFor = (s: Search.Search, replay: boolean): Record<string, string> => ({
@@ -105,6 +136,7 @@ export const layer = HttpApiBuilder.group(OsirisApi, "searches", (handlers) =>
             })
           }
           const { body: request, idempotencyKey } = validated.right
+          const mode = modeOf(req.headers["prefer"], key)
           if (SearchRequest.isBusinessTokenForm(request)) {
             return HttpServerResponse.text(
               RequestValidation.unprocessable([{
@@ -136,16 +168,7 @@ export const layer = HttpApiBuilder.group(OsirisApi, "searches", (handlers) =>
           })
           if (idempotencyKey === undefined) {
             yield* create
-            const done = yield* run(key, {
-              id,
-              applicationId: key.applicationId,
-              environment: key.environment,
-              state: "PENDING",
-              request,
-              body: pending,
-              attempts: 0
-            }, request)
-            return json(201, done, headersFor(done, false))
+            return yield* respond(key, id, mode, false, Option.some(yield* start(id)))
           }
           const claim = yield* idempotency.claim({
             applicationId: key.applicationId,
@@ -169,31 +192,10 @@ export const layer = HttpApiBuilder.group(OsirisApi, "searches", (handlers) =>
             )
           }
           if (claim.right._tag === "Created") {
-            const done = yield* run(key, {
-              id,
-              applicationId: key.applicationId,
-              environment: key.environment,
-              state: "PENDING",
-              request,
-              body: pending,
-              attempts: 0
-            }, request)
-            return json(201, done, headersFor(done, false))
+            return yield* respond(key, id, mode, false, Option.some(yield* start(id)))
           }
-          // A replay: wait (within the synchronous budget) for the first request's search to finish.
-          const replayId = claim.right.resourceId
-          let current = yield* searches.get(key.applicationId, replayId)
-          for (
-            let i = 0;
-            i < 600 && Option.isSome(current) && !["COMPLETED", "FAILED", "CANCELLED"].includes(current.value.state);
-            i++
-          ) {
-            yield* Effect.sleep("50 millis")
-            current = yield* searches.get(key.applicationId, replayId)
-          }
-          const s = Option.getOrThrow(current).body
-          const terminal = ["COMPLETED", "FAILED", "CANCELLED"].includes(s.state)
-          return json(terminal ? 201 : 202, s, headersFor(s, true))
+          // A replay: a synchronous request waits (within its budget) for the first one's search.
+          return yield* respond(key, claim.right.resourceId, mode, true, Option.none())
         }))
       .handleRaw("get", ({ path }) =>
         Effect.gen(function*() {

@@ -70,6 +70,8 @@ export class SearchesRepo extends Context.Tag("@osiris/http/SearchesRepo")<Searc
     state: "COMPLETED" | "FAILED",
     body: Search.Search
   ) => Effect.Effect<boolean>
+  /** Hands a claimed search back (PENDING, no lease) when `owner` stops before finishing it. */
+  readonly release: (id: string, owner: string) => Effect.Effect<void>
   /** Cancels a PENDING or EXECUTING search of the application; the search after, if it exists. */
   readonly cancel: (
     applicationId: string,
@@ -130,6 +132,9 @@ export class SearchesRepo extends Context.Tag("@osiris/http/SearchesRepo")<Searc
               returning id`,
             (rows) => rows.length === 1
           ).pipe(Effect.orDie),
+        release: (id, owner) =>
+          sql`update searches set state = 'PENDING', lease_owner = null, lease_until = null
+            where id = ${id} and state = 'EXECUTING' and lease_owner = ${owner}`.pipe(Effect.asVoid, Effect.orDie),
         cancel: (applicationId, id, body) =>
           sql.withTransaction(Effect.gen(function*() {
             const rows = yield* sql<Row>`select ${columns} from searches

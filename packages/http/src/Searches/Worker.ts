@@ -1,0 +1,63 @@
+/**
+ * Running searches. `execute` runs one claimed search with the engine of its environment and
+ * finishes it (only while this process holds the lease). `worker` claims due searches (PENDING,
+ * or EXECUTING whose lease ran out because a process stalled or died) in a loop, so any number of
+ * host processes share the work and a killed process loses nothing.
+ */
+import { Engine, Formats, SearchRequest } from "@osiris/core"
+import { Clock, Context, type Duration, Effect, Schema } from "effect"
+import type { Environment } from "../ApiKeys/Repo.js"
+import { type ClaimedSearch, SearchesRepo } from "./Repo.js"
+
+/** The engine for each environment: sandbox keys see the sandbox registry only (DECISIONS section 3). */
+export class Engines extends Context.Tag("@osiris/http/Engines")<Engines, {
+  readonly SANDBOX: Context.Tag.Service<Engine.Engine>
+  readonly PRODUCTION: Context.Tag.Service<Engine.Engine>
+}>() {}
+
+/** How long a claim lasts before another process may take the search over. */
+export const LEASE_MILLIS = 60_000
+
+const decodeRequest = Schema.decodeUnknown(SearchRequest.CreateSearchRequest)
+
+/** Runs a claimed search and finishes it; the finished Search, or undefined if the lease was lost. */
+export const execute = (claimed: ClaimedSearch) =>
+  Effect.gen(function*() {
+    const engines = yield* Engines
+    const searches = yield* SearchesRepo
+    const engine = engines[claimed.environment as Environment]
+    const request = yield* decodeRequest(claimed.request).pipe(Effect.orDie)
+    const v = yield* engine.verify({ request })
+    const finished = Engine.toSearch(v, {
+      id: claimed.body.id,
+      created_at: claimed.body.created_at,
+      updated_at: Formats.timestampFromMillis(yield* Clock.currentTimeMillis),
+      options: claimed.body.options,
+      orderables: claimed.body.orderables,
+      user: claimed.body.user,
+      idempotency_key: claimed.body.idempotency_key
+    }, engine.config)
+    const ok = yield* searches.finish(claimed.id, claimed.leaseOwner, v.state, finished)
+    return ok ? finished : undefined
+  }).pipe(
+    // Stopped mid-search (shutdown): hand the search back at once rather than after the lease.
+    Effect.onInterrupt(() =>
+      Effect.flatMap(SearchesRepo, (searches) => searches.release(claimed.id, claimed.leaseOwner)).pipe(Effect.ignore)
+    )
+  )
+
+/** Claims and runs due searches until interrupted, polling when there is nothing to do. */
+export const worker = (
+  owner: string,
+  options: { readonly poll?: Duration.DurationInput; readonly batch?: number } = {}
+) =>
+  Effect.gen(function*() {
+    const searches = yield* SearchesRepo
+    for (;;) {
+      const claimed = yield* searches.claim(owner, LEASE_MILLIS, options.batch ?? 10)
+      for (const c of claimed) {
+        yield* execute(c).pipe(Effect.catchAllCause((cause) => Effect.logError("search failed", cause)))
+      }
+      if (claimed.length === 0) yield* Effect.sleep(options.poll ?? "250 millis")
+    }
+  })
