@@ -67,9 +67,28 @@ export class SearchesGroup extends HttpApiGroup.make("searches")
       .setPath(SearchId)
       .addSuccess(Search.SearchStatus)
   )
+  .add(
+    HttpApiEndpoint.get("list", "/searches")
+      .addSuccess(Schema.Struct({ data: Schema.Array(Search.Search), next_cursor: Schema.NullOr(Schema.String) }))
+      .addError(ValidationErrorBody)
+  )
+  .add(
+    HttpApiEndpoint.post("cancel", "/searches/:id/cancel")
+      .setPath(SearchId)
+      .addSuccess(Search.Search)
+  )
   .middleware(Authentication)
   .annotate(OpenApi.Title, "Business Verification")
 {}
 
+/** Platform: liveness and readiness (no key needed). */
+export class HealthGroup extends HttpApiGroup.make("health")
+  .add(HttpApiEndpoint.get("live", "/health/live").addSuccess(Schema.Struct({ status: Schema.Literal("ok") })))
+  .add(HttpApiEndpoint.get("ready", "/health/ready").addSuccess(Schema.Struct({ status: Schema.Literal("ok") })))
+  .annotate(OpenApi.Title, "Platform")
+{}
+
 /** The whole API. */
-export class OsirisApi extends HttpApi.make("osiris").add(SearchesGroup).annotate(OpenApi.Title, "Osiris") {}
+export class OsirisApi
+  extends HttpApi.make("osiris").add(SearchesGroup).add(HealthGroup).annotate(OpenApi.Title, "Osiris")
+{}

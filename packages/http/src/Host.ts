@@ -11,6 +11,7 @@ import { randomUUID } from "node:crypto"
 import { OsirisApi } from "./Api.js"
 import { ApiKeysRepo } from "./ApiKeys/Repo.js"
 import * as Auth from "./Auth.js"
+import * as Health from "./Health.js"
 import { IdempotencyRepo } from "./Idempotency/Repo.js"
 import * as SearchesHttp from "./Searches/Http.js"
 import { SearchesRepo } from "./Searches/Repo.js"
@@ -50,6 +51,10 @@ export const layerWorker = Layer.scopedDiscard(Effect.forkScoped(Worker.worker(`
 /** The HTTP API's handlers (requires the repositories and engines). */
 export const layerApi = (config: HostConfig) =>
   Layer.merge(
-    HttpApiBuilder.api(OsirisApi).pipe(Layer.provide(SearchesHttp.layer), Layer.provide(Auth.layer)),
+    HttpApiBuilder.api(OsirisApi).pipe(
+      Layer.provide(SearchesHttp.layer),
+      Layer.provide(Health.layer),
+      Layer.provide(Auth.layer)
+    ),
     layerWorker
   ).pipe(Layer.provide(layerEngines(config)))

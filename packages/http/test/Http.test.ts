@@ -138,6 +138,110 @@ for (const backend of backends()) {
   })
 }
 
+for (const backend of backends()) {
+  const Server = HttpApiBuilder.serve().pipe(
+    Layer.provide(Host.layerApi({ baseUrl: "http://osiris.test", sandboxRegistry: registry })),
+    Layer.provideMerge(Host.layerRepos),
+    Layer.provideMerge(backend.fresh()),
+    Layer.provideMerge(NodeHttpServer.layerTest)
+  )
+  describe(`HTTP API listing, cancelling, health and limits on ${backend.name}`, () => {
+    layer(Server, { timeout: "60 seconds" })((it) => {
+      const setup = Effect.gen(function*() {
+        const keys = yield* ApiKeys.ApiKeysRepo
+        const app = yield* keys.ensureApplication(`app-${Math.random().toString(36).slice(2)}`)
+        const k = yield* keys.create({ applicationId: app.id, environment: "SANDBOX", name: "t", scopes: [] })
+        const address = yield* HttpServer.addressWith((a) => Effect.succeed(a))
+        const base = address._tag === "TcpAddress" ? `http://127.0.0.1:${address.port}` : ""
+        return { base, key: Redacted.value(k.key) }
+      })
+      const call = (url: string, init: RequestInit = {}) => Effect.promise(() => fetch(url, init))
+
+      it.effect("lists searches newest first with a cursor and filters; bad query is 422", () =>
+        Effect.gen(function*() {
+          const { base, key } = yield* setup
+          const created: Array<string> = []
+          for (let i = 0; i < 5; i++) {
+            const r = yield* call(`${base}/searches`, {
+              method: "POST",
+              headers: { "content-type": "application/json", "x-api-key": key },
+              body: JSON.stringify({ ...request, reference_id: i % 2 === 0 ? "even" : "odd" })
+            })
+            created.push(((yield* Effect.promise(() => r.json())) as any).id)
+          }
+          const page1 = (yield* Effect.promise(async () =>
+            (await fetch(`${base}/searches?limit=2`, { headers: { "x-api-key": key } })).json()
+          )) as any
+          expect(page1.data.map((s: any) =>
+            s.id
+          )).toStrictEqual([created[4], created[3]])
+          const page2 = (yield* Effect.promise(async () =>
+            (await fetch(`${base}/searches?limit=2&cursor=${page1.next_cursor}`, { headers: { "x-api-key": key } }))
+              .json()
+          )) as any
+          expect(page2.data.map((s: any) => s.id)).toStrictEqual([created[2], created[1]])
+          const even = (yield* Effect.promise(async () =>
+            (await fetch(`${base}/searches?reference_id=even&state=COMPLETED`, { headers: { "x-api-key": key } }))
+              .json()
+          )) as any
+          expect(even.data).toHaveLength(3)
+          expect(even.next_cursor).toBeNull()
+          const bad = yield* call(`${base}/searches?limit=0&state=DONE`, { headers: { "x-api-key": key } })
+          expect(bad.status).toBe(422)
+          expect(((yield* Effect.promise(() =>
+            bad.json()
+          )) as any).detail.map((d: any) => d.type)).toStrictEqual([
+            "greater_than_equal",
+            "enum"
+          ])
+          expect((yield* call(`${base}/searches?cursor=nonsense`, { headers: { "x-api-key": key } })).status).toBe(422)
+        }))
+
+      it.effect("cancels only what is still running: a finished search is 409 naming both states", () =>
+        Effect.gen(function*() {
+          const { base, key } = yield* setup
+          const r = yield* call(`${base}/searches`, {
+            method: "POST",
+            headers: { "content-type": "application/json", "x-api-key": key },
+            body: JSON.stringify(request)
+          })
+          const s = (yield* Effect.promise(() => r.json())) as any
+          const c = yield* call(`${base}/searches/${s.id}/cancel`, { method: "POST", headers: { "x-api-key": key } })
+          expect(c.status).toBe(409)
+          expect(yield* Effect.promise(() => c.json())).toStrictEqual({
+            detail: "A search cannot go from COMPLETED to CANCELLED"
+          })
+          const missing = yield* call(`${base}/searches/0192f3a4-5b6c-7d8e-9f01-0000000000ff/cancel`, {
+            method: "POST",
+            headers: { "x-api-key": key }
+          })
+          expect(missing.status).toBe(404)
+        }))
+
+      it.effect("health answers without a key; bodies over 1 MiB are 413", () =>
+        Effect.gen(function*() {
+          const { base, key } = yield* setup
+          expect(yield* Effect.promise(async () => (await fetch(`${base}/health/live`)).json())).toStrictEqual({
+            status: "ok"
+          })
+          expect(yield* Effect.promise(async () => (await fetch(`${base}/health/ready`)).json())).toStrictEqual({
+            status: "ok"
+          })
+          const big = JSON.stringify({ ...request, reference_id: "x".repeat(1024 * 1024) })
+          const r = yield* call(`${base}/searches`, {
+            method: "POST",
+            headers: { "content-type": "application/json", "x-api-key": key },
+            body: big
+          })
+          expect(r.status).toBe(413)
+          expect(yield* Effect.promise(() => r.json())).toStrictEqual({
+            detail: "The request body is larger than 1 MiB."
+          })
+        }))
+    })
+  })
+}
+
 // `it` from @effect/vitest is used through `layer`; this keeps a plain test beside them.
 describe("HTTP API module", () => {
   it("exports the host layers", () => {

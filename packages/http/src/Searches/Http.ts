@@ -4,8 +4,8 @@
  * transaction), then run synchronously by this process under a lease (a process that dies leaves it
  * to the lease's expiry), and answered 201 with the finished Search.
  */
-import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Engine, Formats, Ids, RequestValidation, type Search, SearchRequest } from "@osiris/core"
+import { HttpApiBuilder, HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Engine, Formats, Ids, RequestValidation, type Search, SearchRequest, SearchState } from "@osiris/core"
 import { Clock, Duration, Effect, Either, Fiber, Option, Schema } from "effect"
 import { randomUUID } from "node:crypto"
 import { CurrentKey, OsirisApi } from "../Api.js"
@@ -17,6 +17,13 @@ import { Engines, execute, LEASE_MILLIS } from "./Worker.js"
 
 const encodeSearch = Schema.encodeSync(Schema.Any)
 const TERMINAL: ReadonlyArray<string> = ["COMPLETED", "FAILED", "CANCELLED"]
+const MAX_BODY = 1024 * 1024
+
+const cursorOf = (id: string) => Buffer.from(id, "utf8").toString("base64url")
+const idOfCursor = (cursor: string) => {
+  const id = Buffer.from(cursor, "base64url").toString("utf8")
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id) ? id : undefined
+}
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   HttpServerResponse.unsafeJson(encodeSearch(body), { status, headers })
 
@@ -121,8 +128,16 @@ export const layer = HttpApiBuilder.group(OsirisApi, "searches", (handlers) =>
             return json(403, { detail: "This key lacks the searches:write scope." })
           }
           const req = yield* HttpServerRequest.HttpServerRequest
-          const read = yield* Effect.either(req.arrayBuffer)
-          if (Either.isLeft(read)) return json(400, { detail: "The body could not be read." })
+          // 1 MiB at most (DECISIONS section 5): refused from the Content-Length before reading, and
+          // reading stops at the limit when the length is not declared.
+          const declared = Number(req.headers["content-length"] ?? "0")
+          if (declared > MAX_BODY) return json(413, { detail: "The request body is larger than 1 MiB." })
+          const read = yield* Effect.either(HttpIncomingMessage.withMaxBodySize(req.arrayBuffer, Option.some(MAX_BODY)))
+          if (Either.isLeft(read)) {
+            return declared > 0
+              ? json(400, { detail: "The body could not be read." })
+              : json(413, { detail: "The request body is larger than 1 MiB." })
+          }
           const body = new Uint8Array(read.right)
           const contentType = req.headers["content-type"] ?? ""
           if (body.length > 0 && !/^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType)) {
@@ -196,6 +211,65 @@ export const layer = HttpApiBuilder.group(OsirisApi, "searches", (handlers) =>
           }
           // A replay: a synchronous request waits (within its budget) for the first one's search.
           return yield* respond(key, claim.right.resourceId, mode, true, Option.none())
+        }))
+      .handleRaw("list", () =>
+        Effect.gen(function*() {
+          const key = yield* CurrentKey
+          const req = yield* HttpServerRequest.HttpServerRequest
+          const url = new URL(req.url, "http://host")
+          const validated = RequestValidation.listSearches({ query: [...url.searchParams.entries()] })
+          if (Either.isLeft(validated)) {
+            return HttpServerResponse.text(validated.left.body, {
+              status: validated.left.status,
+              contentType: "application/json"
+            })
+          }
+          const q = validated.right
+          const before = q.cursor === undefined ? undefined : idOfCursor(q.cursor)
+          if (q.cursor !== undefined && before === undefined) {
+            return HttpServerResponse.text(
+              RequestValidation.unprocessable([{
+                type: "value_error",
+                loc: ["query", "cursor"],
+                msg: "Value error, unknown cursor",
+                input: q.cursor,
+                ctx: { error: {} }
+              }]).body,
+              { status: 422, contentType: "application/json" }
+            )
+          }
+          const rows = yield* searches.list({
+            applicationId: key.applicationId,
+            environment: key.environment,
+            limit: q.limit + 1,
+            before,
+            state: q.state,
+            referenceId: q.reference_id
+          })
+          const page = rows.slice(0, q.limit)
+          return json(200, {
+            data: page.map((r) => r.body),
+            next_cursor: rows.length > q.limit ? cursorOf(page[page.length - 1]!.id) : null
+          })
+        }))
+      .handleRaw("cancel", ({ path }) =>
+        Effect.gen(function*() {
+          const key = yield* CurrentKey
+          const found = readable(key, yield* searches.get(key.applicationId, path.id))
+          if (Either.isLeft(found)) return found.left
+          const at = yield* now
+          const result = yield* searches.cancel(key.applicationId, path.id, (s) => ({
+            ...s,
+            state: "CANCELLED",
+            updated_at: at > s.updated_at ? at : s.updated_at
+          }))
+          const r = Option.getOrThrow(result)
+          if (!r.cancelled) {
+            return json(409, {
+              detail: new SearchState.IllegalTransition({ from: r.search.state, to: "CANCELLED" }).message
+            })
+          }
+          return json(200, r.search.body)
         }))
       .handleRaw("get", ({ path }) =>
         Effect.gen(function*() {

@@ -78,6 +78,15 @@ export class SearchesRepo extends Context.Tag("@osiris/http/SearchesRepo")<Searc
     id: string,
     body: (current: Search.Search) => Search.Search
   ) => Effect.Effect<Option.Option<{ readonly cancelled: boolean; readonly search: StoredSearch }>>
+  /** A page of the application's searches in one environment, newest first, after the cursor id. */
+  readonly list: (input: {
+    readonly applicationId: string
+    readonly environment: Environment
+    readonly limit: number
+    readonly before?: string | undefined
+    readonly state?: Search.SearchState | undefined
+    readonly referenceId?: string | undefined
+  }) => Effect.Effect<ReadonlyArray<StoredSearch>>
   /** A search of the application, if any. */
   readonly get: (applicationId: string, id: string) => Effect.Effect<Option.Option<StoredSearch>>
 }>() {
@@ -151,6 +160,16 @@ export class SearchesRepo extends Context.Tag("@osiris/http/SearchesRepo")<Searc
               where id = ${id}`
             return Option.some({ cancelled: true, search: { ...current, state: "CANCELLED" as const, body: next } })
           })).pipe(Effect.orDie),
+        list: (input) =>
+          Effect.map(
+            sql<Row>`select ${columns} from searches
+              where application_id = ${input.applicationId} and environment = ${input.environment}
+                ${input.before === undefined ? sql`` : sql`and id < ${input.before}`}
+                ${input.state === undefined ? sql`` : sql`and state = ${input.state}`}
+                ${input.referenceId === undefined ? sql`` : sql`and reference_id = ${input.referenceId}`}
+              order by id desc limit ${input.limit}`,
+            (rows) => rows.map(toStored)
+          ).pipe(Effect.orDie),
         get: (applicationId, id) =>
           // Ids come from URLs: anything but a UUID is simply not found (never a database error).
           !UUID.test(id) ? Effect.succeed(Option.none()) : Effect.map(
