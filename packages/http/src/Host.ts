@@ -4,7 +4,7 @@
  * a seeded synthetic registry (`Synthetic.registry(2026, 500)`); the production registry is the
  * operator's (empty here until `osiris registry import` lands).
  */
-import { HttpApiBuilder } from "@effect/platform"
+import { HttpApiBuilder, HttpApiScalar } from "@effect/platform"
 import { Engine, Ids, Registry, Synthetic } from "@osiris/core"
 import { Effect, Layer } from "effect"
 import { randomUUID } from "node:crypto"
@@ -49,12 +49,17 @@ export const layerRepos = Layer.mergeAll(ApiKeysRepo.layer, SearchesRepo.layer, 
 export const layerWorker = Layer.scopedDiscard(Effect.forkScoped(Worker.worker(`worker-${randomUUID()}`)))
 
 /** The HTTP API's handlers (requires the repositories and engines). */
-export const layerApi = (config: HostConfig) =>
-  Layer.merge(
-    HttpApiBuilder.api(OsirisApi).pipe(
-      Layer.provide(SearchesHttp.layer),
-      Layer.provide(Health.layer),
-      Layer.provide(Auth.layer)
-    ),
+export const layerApi = (config: HostConfig) => {
+  const api = HttpApiBuilder.api(OsirisApi).pipe(
+    Layer.provide(SearchesHttp.layer),
+    Layer.provide(Health.layer),
+    Layer.provide(Auth.layer)
+  )
+  return Layer.mergeAll(
+    api,
+    // The OpenAPI document and an interactive reference (Scalar, inlined from the npm package: no network).
+    HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" }).pipe(Layer.provide(api)),
+    HttpApiScalar.layer({ path: "/docs" }).pipe(Layer.provide(api)),
     layerWorker
   ).pipe(Layer.provide(layerEngines(config)))
+}

@@ -62,7 +62,9 @@ const main = Effect.gen(function*() {
     yield* bootstrap(baseUrl)
     const address = yield* HttpServer.addressWith((a) => Effect.succeed(a))
     const listening = address._tag === "TcpAddress" ? address.port : p
-    yield* Console.log(`Osiris listening on http://127.0.0.1:${listening} (base URL ${baseUrl})`)
+    yield* Console.log(
+      `Osiris listening on http://127.0.0.1:${listening} (base URL ${baseUrl}); API reference at ${baseUrl}/docs`
+    )
   }))
   const storage = Host.layerRepos.pipe(Layer.provideMerge(Database.layerConfig))
   return Layer.mergeAll(

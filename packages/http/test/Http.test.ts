@@ -218,6 +218,31 @@ for (const backend of backends()) {
           expect(missing.status).toBe(404)
         }))
 
+      it.effect("serves its OpenAPI 3.1 document and an offline reference page", () =>
+        Effect.gen(function*() {
+          const { base } = yield* setup
+          const doc = (yield* Effect.promise(async () => (await fetch(`${base}/openapi.json`)).json())) as any
+          expect(doc.openapi).toBe("3.1.0")
+          expect(Object.keys(doc.paths)).toEqual(
+            expect.arrayContaining([
+              "/searches",
+              "/searches/{id}",
+              "/searches/{id}/status",
+              "/searches/{id}/cancel",
+              "/health/live"
+            ])
+          )
+          expect(Object.keys(doc.paths["/searches"].post.responses)).toEqual(
+            expect.arrayContaining(["201", "202", "401", "422"])
+          )
+          expect(JSON.stringify(doc.components.securitySchemes)).toContain("X-API-Key")
+          const page = yield* Effect.promise(() => fetch(`${base}/docs`))
+          expect(page.status).toBe(200)
+          const html = yield* Effect.promise(() => page.text())
+          expect(html).toContain("<script")
+          expect(html).not.toMatch(/<script[^>]+src="https?:/)
+        }))
+
       it.effect("health answers without a key; bodies over 1 MiB are 413", () =>
         Effect.gen(function*() {
           const { base, key } = yield* setup
