@@ -81,6 +81,37 @@ export class SearchesGroup extends HttpApiGroup.make("searches")
   .annotate(OpenApi.Title, "Business Verification")
 {}
 
+/** An API key as the API shows it (the key itself only in the creation response). */
+export const ApiKeyView = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  application: Schema.String,
+  environment: Schema.Literal("SANDBOX", "PRODUCTION"),
+  prefix: Schema.String,
+  scopes: Schema.Array(Schema.String),
+  default_request_mode: Schema.Literal("sync", "async"),
+  created_at: Schema.String,
+  revoked_at: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "ApiKey" })
+
+/** Platform: API keys of the caller's application and environment (scope keys:manage). */
+export class ApiKeysGroup extends HttpApiGroup.make("apiKeys")
+  .add(
+    HttpApiEndpoint.post("create", "/api_keys")
+      .setPayload(Schema.Struct({
+        name: Schema.String,
+        scopes: Schema.optional(Schema.Array(Schema.String)),
+        default_request_mode: Schema.optional(Schema.Literal("sync", "async"))
+      }))
+      .addSuccess(Schema.Struct({ ...ApiKeyView.fields, key: Schema.String }), { status: 201 })
+      .addError(ValidationErrorBody)
+  )
+  .add(HttpApiEndpoint.get("list", "/api_keys").addSuccess(Schema.Struct({ data: Schema.Array(ApiKeyView) })))
+  .add(HttpApiEndpoint.del("revoke", "/api_keys/:id").setPath(SearchId).addSuccess(ApiKeyView))
+  .middleware(Authentication)
+  .annotate(OpenApi.Title, "Platform")
+{}
+
 /** Platform: liveness and readiness (no key needed). */
 export class HealthGroup extends HttpApiGroup.make("health")
   .add(HttpApiEndpoint.get("live", "/health/live").addSuccess(Schema.Struct({ status: Schema.Literal("ok") })))
@@ -90,5 +121,5 @@ export class HealthGroup extends HttpApiGroup.make("health")
 
 /** The whole API. */
 export class OsirisApi
-  extends HttpApi.make("osiris").add(SearchesGroup).add(HealthGroup).annotate(OpenApi.Title, "Osiris")
+  extends HttpApi.make("osiris").add(SearchesGroup).add(ApiKeysGroup).add(HealthGroup).annotate(OpenApi.Title, "Osiris")
 {}

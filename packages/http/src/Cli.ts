@@ -6,9 +6,12 @@
 import { Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
 import { NodeStream } from "@effect/platform-node"
-import { Engine, Registry } from "@osiris/core"
-import { Console, Effect, Option, Stream } from "effect"
+import { Engine, Ids, Registry } from "@osiris/core"
+import { Console, Effect, Layer, Option, Redacted, Stream } from "effect"
+import { ApiKeysRepo, SCOPES } from "./ApiKeys/Repo.js"
 import { readRegistry, verifyLines } from "./Batch.js"
+import * as Database from "./Storage/Database.js"
+import * as Migrations from "./Storage/Migrations.js"
 
 const lines = <E, R>(bytes: Stream.Stream<Uint8Array, E, R>) => bytes.pipe(Stream.decodeText(), Stream.splitLines)
 
@@ -87,10 +90,56 @@ export const verify = Command.make(
     })
 ).pipe(Command.withDescription("Verify requests (JSONL) against a registry (JSONL), one Search per request"))
 
+/** `osiris keys create`: a new API key for an application (created if needed), printed once. */
+export const keysCreate = Command.make(
+  "create",
+  {
+    app: Options.text("app").pipe(Options.withDescription("Application name (created when it does not exist)")),
+    environment: Options.choice("environment", ["sandbox", "production"]).pipe(
+      Options.withDescription("Environment the key works in")
+    ),
+    scopes: Options.text("scopes").pipe(
+      Options.withDescription(`Comma-separated scopes (default all: ${SCOPES.join(",")})`),
+      Options.optional
+    ),
+    name: Options.text("name").pipe(Options.withDefault("cli"), Options.withDescription("A name for the key")),
+    json: Options.boolean("json").pipe(
+      Options.withDescription("Print {\"id\",\"key\",\"app\",\"environment\"} as JSON")
+    )
+  },
+  ({ app, environment, json, name, scopes }) =>
+    Effect.gen(function*() {
+      const requested = Option.match(scopes, {
+        onNone: () => [...SCOPES],
+        onSome: (s) => s.split(",").map((x) => x.trim()).filter((x) => x)
+      })
+      const unknown = requested.filter((x) => !(SCOPES as ReadonlyArray<string>).includes(x))
+      if (unknown.length > 0) {
+        return yield* Effect.fail(new Error(`unknown scopes: ${unknown.join(", ")}; known: ${SCOPES.join(", ")}`))
+      }
+      const keys = yield* ApiKeysRepo
+      const application = yield* keys.ensureApplication(app)
+      const env = environment === "sandbox" ? "SANDBOX" : "PRODUCTION"
+      const created = yield* keys.create({ applicationId: application.id, environment: env, name, scopes: requested })
+      const key = Redacted.value(created.key)
+      if (json) yield* Console.log(JSON.stringify({ id: created.record.id, key, app, environment: env }))
+      else yield* Console.log(`Created a ${environment} key for "${app}" (shown once):\n\n  ${key}\n`)
+    }).pipe(Effect.provide(ApiKeysRepo.layer.pipe(
+      Layer.provideMerge(Layer.effectDiscard(Migrations.run)),
+      Layer.provideMerge(Layer.merge(Database.layerConfig, Ids.Ids.layer))
+    )))
+).pipe(Command.withDescription("Create an API key (the key is printed once; only its hash is stored)"))
+
+/** `osiris keys`. */
+export const keys = Command.make("keys").pipe(
+  Command.withDescription("Manage API keys"),
+  Command.withSubcommands([keysCreate])
+)
+
 /** The `osiris` root command. */
 export const osiris = Command.make("osiris").pipe(
   Command.withDescription("Osiris business verification"),
-  Command.withSubcommands([verify])
+  Command.withSubcommands([verify, keys])
 )
 
 /** Runs the command line with the given argv (as `process.argv`). */

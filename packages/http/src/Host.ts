@@ -9,6 +9,7 @@ import { Engine, Ids, Registry, Synthetic } from "@osiris/core"
 import { Effect, Layer } from "effect"
 import { randomUUID } from "node:crypto"
 import { OsirisApi } from "./Api.js"
+import * as ApiKeysHttp from "./ApiKeys/Http.js"
 import { ApiKeysRepo } from "./ApiKeys/Repo.js"
 import * as Auth from "./Auth.js"
 import * as Health from "./Health.js"
@@ -52,6 +53,7 @@ export const layerWorker = Layer.scopedDiscard(Effect.forkScoped(Worker.worker(`
 export const layerApi = (config: HostConfig) => {
   const api = HttpApiBuilder.api(OsirisApi).pipe(
     Layer.provide(SearchesHttp.layer),
+    Layer.provide(ApiKeysHttp.layer),
     Layer.provide(Health.layer),
     Layer.provide(Auth.layer)
   )

@@ -109,3 +109,31 @@ describe("osiris verify", () => {
     expect(out).toMatch(/missing\.jsonl/)
   }, 60_000)
 })
+
+describe("osiris keys create", () => {
+  it("prints a new key once as JSON, and refuses unknown scopes", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "osiris-keys-"))
+    const run = (args: ReadonlyArray<string>) =>
+      new Promise<{ code: number | null; out: string }>((resolve) => {
+        const child = spawn(process.execPath, [join(import.meta.dirname, "..", "bin", "osiris.mjs"), ...args], {
+          env: { ...process.env, OSIRIS_DATA_DIR: dataDir, DATABASE_URL: "" },
+          stdio: ["ignore", "pipe", "pipe"]
+        })
+        let out = ""
+        child.stdout.on("data", (d) => (out += d))
+        child.stderr.on("data", (d) => (out += d))
+        child.on("close", (code) => resolve({ code, out }))
+      })
+    const a = await run(["keys", "create", "--app", "acme", "--environment", "production", "--json"])
+    expect(a.code).toBe(0)
+    const key = JSON.parse(a.out.trim().split("\n").pop()!)
+    expect(Object.keys(key)).toStrictEqual(["id", "key", "app", "environment"])
+    expect(key).toMatchObject({ app: "acme", environment: "PRODUCTION" })
+    expect(key.key).toMatch(/^osk_live_[A-Za-z0-9_-]{43}$/)
+    const b = await run(["keys", "create", "--app", "acme", "--environment", "sandbox", "--json"])
+    expect(JSON.parse(b.out.trim().split("\n").pop()!).key).toMatch(/^osk_test_/)
+    const bad = await run(["keys", "create", "--app", "acme", "--environment", "sandbox", "--scopes", "bogus"])
+    expect(bad.code).not.toBe(0)
+    expect(bad.out).toContain("unknown scopes: bogus")
+  }, 60_000)
+})

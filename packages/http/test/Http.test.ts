@@ -243,6 +243,51 @@ for (const backend of backends()) {
           expect(html).not.toMatch(/<script[^>]+src="https?:/)
         }))
 
+      it.effect("manages API keys: create shows the key once, list, revoke; scope and application rules", () =>
+        Effect.gen(function*() {
+          const { base, key } = yield* setup
+          const h = { "x-api-key": key, "content-type": "application/json" }
+          const c = yield* call(`${base}/api_keys`, {
+            method: "POST",
+            headers: h,
+            body: JSON.stringify({ name: "reader", scopes: ["searches:read"] })
+          })
+          expect(c.status).toBe(201)
+          const created = (yield* Effect.promise(() => c.json())) as any
+          expect(created).toMatchObject({
+            name: "reader",
+            environment: "SANDBOX",
+            scopes: ["searches:read"],
+            revoked_at: null
+          })
+          expect(created.key).toMatch(/^osk_test_/)
+          const list = (yield* Effect.promise(async () =>
+            (await fetch(`${base}/api_keys`, { headers: h })).json()
+          )) as any
+          expect(list.data.map((k: any) => k.name)).toContain("reader")
+          expect(JSON.stringify(list)).not.toContain(created.key)
+          // The new key lacks keys:manage and searches:write.
+          const r = { "x-api-key": created.key, "content-type": "application/json" }
+          expect((yield* call(`${base}/api_keys`, { headers: r })).status).toBe(403)
+          expect(
+            (yield* call(`${base}/searches`, { method: "POST", headers: r, body: JSON.stringify(request) })).status
+          ).toBe(403)
+          const bad = yield* call(`${base}/api_keys`, {
+            method: "POST",
+            headers: h,
+            body: JSON.stringify({ name: "", scopes: ["nope"] })
+          })
+          expect(bad.status).toBe(422)
+          const revoked = yield* call(`${base}/api_keys/${created.id}`, { method: "DELETE", headers: h })
+          expect(revoked.status).toBe(200)
+          expect(((yield* Effect.promise(() => revoked.json())) as any).revoked_at).not.toBeNull()
+          expect((yield* call(`${base}/searches?limit=1`, { headers: r })).status).toBe(401)
+          expect(
+            (yield* call(`${base}/api_keys/0192f3a4-5b6c-7d8e-9f01-0000000000ff`, { method: "DELETE", headers: h }))
+              .status
+          ).toBe(404)
+        }))
+
       it.effect("health answers without a key; bodies over 1 MiB are 413", () =>
         Effect.gen(function*() {
           const { base, key } = yield* setup

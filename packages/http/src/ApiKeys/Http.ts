@@ -1,0 +1,95 @@
+/**
+ * `/api_keys`: create (the key is in this response only), list and revoke the keys of the caller's
+ * application and environment; scope `keys:manage` (DECISIONS sections 3 and 4). Another
+ * application's key is 404.
+ */
+import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { RequestValidation } from "@osiris/core"
+import { Effect, Either, Option, Redacted, Schema } from "effect"
+import { CurrentKey, OsirisApi } from "../Api.js"
+import { type ApiKey, ApiKeysRepo, SCOPES } from "./Repo.js"
+
+/** The API's view of a key. */
+export const view = (k: ApiKey) => ({
+  id: k.id,
+  name: k.name,
+  application: k.applicationName,
+  environment: k.environment,
+  prefix: k.prefix,
+  scopes: k.scopes,
+  default_request_mode: k.defaultRequestMode,
+  created_at: k.createdAt,
+  revoked_at: k.revokedAt
+})
+
+const json = (status: number, body: unknown) => HttpServerResponse.unsafeJson(body, { status })
+const forbidden = json(403, { detail: "This key lacks the keys:manage scope." })
+const canManage = (k: ApiKey) => k.scopes.length === 0 || k.scopes.includes("keys:manage")
+
+const CreateBody = Schema.Struct({
+  name: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)),
+  scopes: Schema.optionalWith(Schema.Array(Schema.Literal(...SCOPES)), { exact: true }),
+  default_request_mode: Schema.optionalWith(Schema.Literal("sync", "async"), { exact: true })
+})
+
+/** The API-keys handlers. */
+export const layer = HttpApiBuilder.group(OsirisApi, "apiKeys", (handlers) =>
+  Effect.gen(function*() {
+    const keys = yield* ApiKeysRepo
+    return handlers
+      .handleRaw("create", () =>
+        Effect.gen(function*() {
+          const caller = yield* CurrentKey
+          if (!canManage(caller)) return forbidden
+          const req = yield* HttpServerRequest.HttpServerRequest
+          const text = yield* Effect.either(req.text)
+          const parsed = Either.isRight(text)
+            ? Either.try(() => JSON.parse(text.right) as unknown)
+            : Either.left(undefined)
+          const body = Either.isRight(parsed)
+            ? Schema.decodeUnknownEither(CreateBody)(parsed.right)
+            : Either.left(undefined)
+          if (Either.isLeft(body)) {
+            return HttpServerResponse.text(
+              RequestValidation.unprocessable([{
+                type: "value_error",
+                loc: ["body"],
+                msg: `Value error, expected {"name": 1..100 characters, "scopes"?: [${
+                  SCOPES.join(", ")
+                }], "default_request_mode"?: "sync" | "async"}`,
+                input: Either.isRight(parsed) ? parsed.right : null,
+                ctx: { error: {} }
+              }]).body,
+              { status: 422, contentType: "application/json" }
+            )
+          }
+          const created = yield* keys.create({
+            applicationId: caller.applicationId,
+            environment: caller.environment,
+            name: body.right.name,
+            scopes: body.right.scopes ?? [...SCOPES],
+            ...(body.right.default_request_mode === undefined
+              ? {}
+              : { defaultRequestMode: body.right.default_request_mode })
+          })
+          return json(201, { ...view(created.record), key: Redacted.value(created.key) })
+        }))
+      .handleRaw("list", () =>
+        Effect.gen(function*() {
+          const caller = yield* CurrentKey
+          if (!canManage(caller)) return forbidden
+          return json(200, { data: (yield* keys.list(caller.applicationId, caller.environment)).map(view) })
+        }))
+      .handleRaw("revoke", ({ path }) =>
+        Effect.gen(function*() {
+          const caller = yield* CurrentKey
+          if (!canManage(caller)) return forbidden
+          const ids = (yield* keys.list(caller.applicationId, caller.environment)).map((k) => k.id)
+          if (!ids.includes(path.id)) return json(404, { detail: "API key not found." })
+          const revoked = yield* keys.revoke(caller.applicationId, path.id)
+          return Option.match(revoked, {
+            onNone: () => json(404, { detail: "API key not found." }),
+            onSome: (k) => json(200, view(k))
+          })
+        }))
+  }))
