@@ -4,7 +4,7 @@
  * a seeded synthetic registry (`Synthetic.registry(2026, 500)`); the production registry is the
  * operator's (empty here until `osiris registry import` lands).
  */
-import { HttpApiBuilder, HttpApiScalar } from "@effect/platform"
+import { HttpApiBuilder, HttpApiScalar, HttpMiddleware } from "@effect/platform"
 import { Engine, Ids, Registry, Synthetic } from "@osiris/core"
 import { Effect, Layer } from "effect"
 import { randomUUID } from "node:crypto"
@@ -12,6 +12,7 @@ import { OsirisApi } from "./Api.js"
 import * as ApiKeysHttp from "./ApiKeys/Http.js"
 import { ApiKeysRepo } from "./ApiKeys/Repo.js"
 import * as Auth from "./Auth.js"
+import * as Errors from "./Errors.js"
 import * as Health from "./Health.js"
 import { IdempotencyRepo } from "./Idempotency/Repo.js"
 import * as SearchesHttp from "./Searches/Http.js"
@@ -19,6 +20,12 @@ import { SearchesRepo } from "./Searches/Repo.js"
 import { Engines } from "./Searches/Worker.js"
 import * as Worker from "./Searches/Worker.js"
 import * as Migrations from "./Storage/Migrations.js"
+
+/** Serving the API with the documented bodies for unanswered failures (500/503) and a request log. */
+export const serve = (options: { readonly log?: boolean } = {}) =>
+  HttpApiBuilder.serve((
+    app
+  ) => (options.log === true ? HttpMiddleware.logger(Errors.middleware(app)) : Errors.middleware(app)))
 
 /** What the host needs to know. */
 export interface HostConfig {

@@ -2,6 +2,7 @@
 export * as ApiKeys from "./ApiKeys/Repo.js"
 export * as Batch from "./Batch.js"
 export * as Cli from "./Cli.js"
+export * as Errors from "./Errors.js"
 export * as Host from "./Host.js"
 export * as Idempotency from "./Idempotency/Repo.js"
 export * as Searches from "./Searches/Repo.js"

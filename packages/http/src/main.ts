@@ -4,7 +4,7 @@
  * On an empty store it creates the application `demo` with one sandbox key and prints it once,
  * with a request that verifies a sandbox business.
  */
-import { HttpApiBuilder, HttpMiddleware, HttpServer } from "@effect/platform"
+import { HttpServer } from "@effect/platform"
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { Synthetic } from "@osiris/core"
 import { Config, Console, Effect, Layer, Option, Redacted } from "effect"
@@ -68,7 +68,7 @@ const main = Effect.gen(function*() {
   }))
   const storage = Host.layerRepos.pipe(Layer.provideMerge(Database.layerConfig))
   return Layer.mergeAll(
-    HttpApiBuilder.serve(HttpMiddleware.logger).pipe(Layer.provide(Host.layerApi({ baseUrl, sandboxRegistry }))),
+    Host.serve({ log: true }).pipe(Layer.provide(Host.layerApi({ baseUrl, sandboxRegistry }))),
     announce
   ).pipe(Layer.provide(server), Layer.provide(storage))
 })

@@ -1,4 +1,4 @@
-import { HttpApiBuilder, HttpServer } from "@effect/platform"
+import { HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { describe, expect, layer } from "@effect/vitest"
 import { Engine, Formats, Ids, type Search, Synthetic } from "@osiris/core"
@@ -16,7 +16,7 @@ const body = JSON.stringify({
 })
 
 for (const backend of backends()) {
-  const Server = HttpApiBuilder.serve().pipe(
+  const Server = Host.serve().pipe(
     Layer.provideMerge(Host.layerApi({ baseUrl: "http://osiris.test", sandboxRegistry: registry })),
     Layer.provideMerge(Host.layerRepos),
     Layer.provideMerge(backend.fresh()),

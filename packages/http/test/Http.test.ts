@@ -1,4 +1,4 @@
-import { HttpApiBuilder, HttpServer } from "@effect/platform"
+import { HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Synthetic } from "@osiris/core"
@@ -16,7 +16,7 @@ const request = {
 }
 
 for (const backend of backends()) {
-  const Server = HttpApiBuilder.serve().pipe(
+  const Server = Host.serve().pipe(
     Layer.provide(Host.layerApi({ baseUrl: "http://osiris.test", sandboxRegistry: registry })),
     Layer.provideMerge(Host.layerRepos),
     Layer.provideMerge(backend.fresh()),
@@ -139,7 +139,7 @@ for (const backend of backends()) {
 }
 
 for (const backend of backends()) {
-  const Server = HttpApiBuilder.serve().pipe(
+  const Server = Host.serve().pipe(
     Layer.provide(Host.layerApi({ baseUrl: "http://osiris.test", sandboxRegistry: registry })),
     Layer.provideMerge(Host.layerRepos),
     Layer.provideMerge(backend.fresh()),
