@@ -93,12 +93,15 @@ export const layer = HttpApiBuilder.group(OsirisApi, "searches", (handlers) =>
     ) =>
       Effect.gen(function*() {
         if (mode._tag === "Sync") {
-          const deadline = Date.now() + mode.seconds * 1000
+          const deadline = (yield* Clock.currentTimeMillis) + mode.seconds * 1000
           if (Option.isSome(running)) {
             yield* Fiber.join(running.value).pipe(Effect.timeout(Duration.seconds(mode.seconds)), Effect.ignore)
           }
           let current = yield* searches.get(key.applicationId, id)
-          while (Option.isSome(current) && !TERMINAL.includes(current.value.state) && Date.now() < deadline) {
+          while (
+            Option.isSome(current) && !TERMINAL.includes(current.value.state) &&
+            (yield* Clock.currentTimeMillis) < deadline
+          ) {
             yield* Effect.sleep("50 millis")
             current = yield* searches.get(key.applicationId, id)
           }
