@@ -6,8 +6,7 @@
  * as a ratio, because the machine is shared and noisy. Writes docs/PERFORMANCE.md unless --no-write.
  */
 import { ManagedRuntime } from "effect"
-import { readFileSync, writeFileSync } from "node:fs"
-import { join } from "node:path"
+import { writeSection } from "../eval/Docs.js"
 import * as BusinessName from "../src/BusinessName.js"
 import { Engine, prepareRequest } from "../src/Engine.js"
 import { layerFromIndex, makeMemoryIndex } from "../src/Registry.js"
@@ -178,19 +177,10 @@ const main = async () => {
   ].join("\n")
   console.log(`\n${table}\n\n${screening}`)
   if (!process.argv.includes("--no-write")) {
-    const path = join(import.meta.dirname, "..", "..", "..", "docs", "PERFORMANCE.md")
-    const doc = readFileSync(path, "utf8")
-    const begin = "<!-- bench:engine:begin -->"
-    const end = "<!-- bench:engine:end -->"
-    const i = doc.indexOf(begin)
-    const j = doc.indexOf(end)
-    if (i >= 0 && j > i) {
-      const stamp = `Measured ${
-        new Date().toISOString().slice(0, 10)
-      }, Node ${process.version}, ${QUERIES} requests per size (10% for businesses not in the registry).`
-      writeFileSync(path, `${doc.slice(0, i + begin.length)}\n${stamp}\n\n${table}\n\n${screening}\n${doc.slice(j)}`)
-      console.log("updated docs/PERFORMANCE.md")
-    }
+    const stamp = `Measured ${
+      new Date().toISOString().slice(0, 10)
+    }, Node ${process.version}, ${QUERIES} requests per size (10% for businesses not in the registry).`
+    writeSection("PERFORMANCE.md", "bench:engine", `${stamp}\n\n${table}\n\n${screening}`)
   }
 }
 

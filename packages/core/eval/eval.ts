@@ -2,8 +2,6 @@
  * `npm run eval`: accuracy of the engine on every labelled data set in ../shared/data. Prints the
  * tables and writes them to docs/ACCURACY.md (with `--no-write`, prints only).
  */
-import { readFileSync, writeFileSync } from "node:fs"
-import { join } from "node:path"
 import { jaroWinkler } from "../src/internal/Text.js"
 import * as NameMatch from "../src/NameMatch.js"
 import { derivedId } from "../src/Registry.js"
@@ -19,6 +17,7 @@ import {
   patstatEntities,
   type Task
 } from "./Datasets.js"
+import { writeSection } from "./Docs.js"
 import { engineFor, f3, prf } from "./Harness.js"
 
 interface Row {
@@ -312,21 +311,11 @@ const main = async () => {
   console.log(screening)
   console.log(`\n(${((Date.now() - started) / 1000).toFixed(1)} s)`)
   if (!process.argv.includes("--no-write")) {
-    const path = join(import.meta.dirname, "..", "..", "..", "docs", "ACCURACY.md")
-    const doc = readFileSync(path, "utf8")
-    const begin = "<!-- eval:begin -->"
-    const end = "<!-- eval:end -->"
-    const i = doc.indexOf(begin)
-    const j = doc.indexOf(end)
-    if (i >= 0 && j > i) {
-      writeFileSync(
-        path,
-        `${
-          doc.slice(0, i + begin.length)
-        }\n${table}\n\nWatchlist screening score on the nomenklatura pairs:\n\n${screening}\n${doc.slice(j)}`
-      )
-      console.log("updated docs/ACCURACY.md")
-    }
+    writeSection(
+      "ACCURACY.md",
+      "eval",
+      `${table}\n\nWatchlist screening score on the nomenklatura pairs:\n\n${screening}`
+    )
   }
 }
 
