@@ -8,23 +8,11 @@
  * other field may be absent or null (real registry extracts are incomplete).
  */
 import { doubleMetaphone } from "double-metaphone"
-import { Context, Effect, Either, Layer, ParseResult, Schema } from "effect"
+import { Context, Effect, Either, Layer, ParseResult, Schema, Struct } from "effect"
 import { createHash } from "node:crypto"
-import { Address, BusinessAddress } from "./Address.js"
-import {
-  BusinessOfficer,
-  DirectoryListing,
-  PredictedNaics,
-  Registration,
-  Revenue,
-  Review,
-  SecRegistration,
-  SocialProfiles,
-  WatchlistHit
-} from "./Business.js"
+import { Business } from "./Business.js"
 import * as BusinessName from "./BusinessName.js"
 import { localDigits, registrableDomain } from "./Contact.js"
-import { BusinessId, CalendarDate } from "./Formats.js"
 import { FUNCTION_WORDS } from "./internal/Text.js"
 import { topK } from "./internal/TopK.js"
 import * as MatchModel from "./MatchModel.js"
@@ -32,34 +20,11 @@ import * as OfficerMatch from "./OfficerMatch.js"
 import { digits as tinDigits, TinAuthority, type TinOwner } from "./Tin.js"
 import * as UsAddress from "./UsAddress.js"
 
-const NullableString = Schema.NullOr(Schema.String)
 
 /** A registry record: a Business without the URLs the host derives from its base URL. */
 export const RegistryBusiness = Schema.Struct({
-  id: BusinessId,
-  name: Schema.String.pipe(Schema.minLength(1)),
-  address: NullableString,
-  structure: NullableString,
-  addresses: Schema.Array(BusinessAddress),
-  phone_numbers: Schema.Array(Schema.String),
-  phone_number: NullableString,
-  email: NullableString,
-  website: NullableString,
-  social_profiles: Schema.NullOr(SocialProfiles),
-  reviews: Schema.Array(Review),
-  directory_listings: Schema.Array(DirectoryListing),
-  ein: NullableString,
-  incorporation_state: NullableString,
-  incorporation_date: Schema.NullOr(CalendarDate),
-  months_in_business: Schema.NullOr(Schema.NonNegativeInt),
-  primary_address: Schema.NullOr(Address),
-  alternative_names: Schema.Array(Schema.String),
-  registrations: Schema.Array(Registration),
-  business_officers: Schema.Array(BusinessOfficer),
-  predicted_naics: Schema.Array(PredictedNaics),
-  watchlist_hits: Schema.Array(WatchlistHit),
-  sec_registrations: Schema.Array(SecRegistration),
-  revenue: Schema.NullOr(Revenue)
+  ...Struct.omit(Business.fields, "url", "console_url"),
+  name: Schema.String.pipe(Schema.minLength(1))
 }).annotations({ identifier: "RegistryBusiness" })
 /** @see RegistryBusiness */
 export type RegistryBusiness = typeof RegistryBusiness.Type
