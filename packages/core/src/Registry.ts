@@ -20,7 +20,6 @@ import * as OfficerMatch from "./OfficerMatch.js"
 import { digits as tinDigits, TinAuthority, type TinOwner } from "./Tin.js"
 import * as UsAddress from "./UsAddress.js"
 
-
 /** A registry record: a Business without the URLs the host derives from its base URL. */
 export const RegistryBusiness = Schema.Struct({
   ...Struct.omit(Business.fields, "url", "console_url"),

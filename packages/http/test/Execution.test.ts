@@ -1,10 +1,9 @@
-import { HttpServer } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
 import { describe, expect, layer } from "@effect/vitest"
-import { Engine, Formats, Ids, type Search, Synthetic } from "@osiris/core"
-import { Effect, Layer, Option, Redacted } from "effect"
-import { ApiKeys, Host, Searches } from "../src/index.js"
+import { Ids, type Search, Synthetic } from "@osiris/core"
+import { Effect, Option } from "effect"
+import { Searches } from "../src/index.js"
 import { backends } from "./Backends.js"
+import { client, pendingFor, serverFor } from "./Support.js"
 
 const registry = Synthetic.registry(91, 200)
 const target = registry[7]!
@@ -16,23 +15,11 @@ const body = JSON.stringify({
 })
 
 for (const backend of backends()) {
-  const Server = Host.serve().pipe(
-    Layer.provideMerge(Host.layerApi({ baseUrl: "http://osiris.test", sandboxRegistry: registry })),
-    Layer.provideMerge(Host.layerRepos),
-    Layer.provideMerge(backend.fresh()),
-    Layer.provideMerge(NodeHttpServer.layerTest)
-  )
+  const Server = serverFor(backend, registry)
 
   describe(`execution on ${backend.name}`, () => {
     layer(Server, { timeout: "60 seconds", excludeTestServices: true })((it) => {
-      const setup = Effect.gen(function*() {
-        const keys = yield* ApiKeys.ApiKeysRepo
-        const app = yield* keys.ensureApplication(`exec-${Math.random().toString(36).slice(2)}`)
-        const k = yield* keys.create({ applicationId: app.id, environment: "SANDBOX", name: "t", scopes: [] })
-        const address = yield* HttpServer.addressWith((a) => Effect.succeed(a))
-        const base = address._tag === "TcpAddress" ? `http://127.0.0.1:${address.port}` : ""
-        return { app, base, key: Redacted.value(k.key) }
-      })
+      const setup = client
       const post = (base: string, key: string, headers: Record<string, string>) =>
         Effect.promise(() =>
           fetch(`${base}/searches`, {
@@ -85,23 +72,13 @@ for (const backend of backends()) {
         Effect.gen(function*() {
           const { app, base, key } = yield* setup
           const repo = yield* Searches.SearchesRepo
-          const ids = yield* Ids.Ids
-          const id = (yield* ids.next) as Search.Search["id"]
-          const at = Formats.timestampFromMillis(Date.now())
+          const id = yield* (yield* Ids.Ids).next
           const request = JSON.parse(body)
           yield* repo.create({
             applicationId: app.id,
             environment: "SANDBOX",
             request,
-            body: Engine.pendingSearch(request, {
-              id,
-              created_at: at,
-              updated_at: at,
-              options: [],
-              orderables: [],
-              user: { id: app.id as Search.SearchUser["id"], first_name: "x", last_name: "y", email: "" },
-              idempotency_key: null
-            }, { baseUrl: "http://osiris.test" })
+            body: pendingFor(request, id)
           })
           // A process claims it with a short lease and dies without finishing.
           const dead = yield* repo.claimById(id, "dead-process", 300)

@@ -1,10 +1,9 @@
-import { HttpServer } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Synthetic } from "@osiris/core"
-import { Effect, Layer, Redacted } from "effect"
-import { ApiKeys, Host } from "../src/index.js"
+import { Effect } from "effect"
+import { Host } from "../src/index.js"
 import { backends } from "./Backends.js"
+import { client, serverFor } from "./Support.js"
 
 const registry = Synthetic.registry(77, 300)
 const target = registry[12]!
@@ -16,24 +15,11 @@ const request = {
 }
 
 for (const backend of backends()) {
-  const Server = Host.serve().pipe(
-    Layer.provide(Host.layerApi({ baseUrl: "http://osiris.test", sandboxRegistry: registry })),
-    Layer.provideMerge(Host.layerRepos),
-    Layer.provideMerge(backend.fresh()),
-    Layer.provideMerge(NodeHttpServer.layerTest)
-  )
+  const Server = serverFor(backend, registry)
 
   describe(`HTTP API on ${backend.name}`, () => {
     layer(Server, { timeout: "60 seconds" })((it) => {
-      const setup = Effect.gen(function*() {
-        const keys = yield* ApiKeys.ApiKeysRepo
-        const app = yield* keys.ensureApplication(`app-${Math.random().toString(36).slice(2)}`)
-        const sandbox = yield* keys.create({ applicationId: app.id, environment: "SANDBOX", name: "t", scopes: [] })
-        const live = yield* keys.create({ applicationId: app.id, environment: "PRODUCTION", name: "p", scopes: [] })
-        const address = yield* HttpServer.addressWith((a) => Effect.succeed(a))
-        const base = address._tag === "TcpAddress" ? `http://127.0.0.1:${address.port}` : ""
-        return { base, sandbox: Redacted.value(sandbox.key), live: Redacted.value(live.key), app }
-      })
+      const setup = client
       const post = (base: string, key: string | undefined, body: string, headers: Record<string, string> = {}) =>
         Effect.promise(() =>
           fetch(`${base}/searches`, {
@@ -61,7 +47,7 @@ for (const backend of backends()) {
 
       it.effect("422 byte-for-byte from the core validator; 415 for a body that is not JSON", () =>
         Effect.gen(function*() {
-          const { base, sandbox } = yield* setup
+          const { base, key: sandbox } = yield* setup
           const r = yield* post(base, sandbox, "{\"name\": 5}")
           expect(r.status).toBe(422)
           expect(yield* Effect.promise(() => r.text())).toBe(
@@ -73,7 +59,7 @@ for (const backend of backends()) {
 
       it.effect("201 with a finished, verified search; GET and status read it back; the other environment is 403", () =>
         Effect.gen(function*() {
-          const { base, live, sandbox } = yield* setup
+          const { base, key: sandbox, live } = yield* setup
           const r = yield* post(base, sandbox, JSON.stringify(request))
           expect(r.status).toBe(201)
           const s = (yield* Effect.promise(() => r.json())) as any
@@ -118,7 +104,7 @@ for (const backend of backends()) {
 
       it.effect("an Idempotency-Key replays the first search; a different body with it is 422", () =>
         Effect.gen(function*() {
-          const { base, sandbox } = yield* setup
+          const { base, key: sandbox } = yield* setup
           const first = yield* post(base, sandbox, JSON.stringify(request), { "idempotency-key": "abc-1" })
           const a = (yield* Effect.promise(() => first.json())) as any
           const again = yield* post(base, sandbox, JSON.stringify({ address: request.address, name: request.name }), {
@@ -139,22 +125,10 @@ for (const backend of backends()) {
 }
 
 for (const backend of backends()) {
-  const Server = Host.serve().pipe(
-    Layer.provide(Host.layerApi({ baseUrl: "http://osiris.test", sandboxRegistry: registry })),
-    Layer.provideMerge(Host.layerRepos),
-    Layer.provideMerge(backend.fresh()),
-    Layer.provideMerge(NodeHttpServer.layerTest)
-  )
+  const Server = serverFor(backend, registry)
   describe(`HTTP API listing, cancelling, health and limits on ${backend.name}`, () => {
     layer(Server, { timeout: "60 seconds" })((it) => {
-      const setup = Effect.gen(function*() {
-        const keys = yield* ApiKeys.ApiKeysRepo
-        const app = yield* keys.ensureApplication(`app-${Math.random().toString(36).slice(2)}`)
-        const k = yield* keys.create({ applicationId: app.id, environment: "SANDBOX", name: "t", scopes: [] })
-        const address = yield* HttpServer.addressWith((a) => Effect.succeed(a))
-        const base = address._tag === "TcpAddress" ? `http://127.0.0.1:${address.port}` : ""
-        return { base, key: Redacted.value(k.key) }
-      })
+      const setup = client
       const call = (url: string, init: RequestInit = {}) => Effect.promise(() => fetch(url, init))
 
       it.effect("lists searches newest first with a cursor and filters; bad query is 422", () =>

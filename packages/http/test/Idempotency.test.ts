@@ -1,17 +1,12 @@
 import { PgClient } from "@effect/sql-pg"
 import { describe, expect, it, layer } from "@effect/vitest"
-import { Engine, Formats, Ids, type Search } from "@osiris/core"
+import { Formats, Ids } from "@osiris/core"
 import { Effect, Either, Layer, Option, Redacted } from "effect"
 import { ApiKeys, Idempotency, Migrations, Searches } from "../src/index.js"
 import { backends } from "./Backends.js"
+import { pendingFor } from "./Support.js"
 
 const at = Formats.timestampFromMillis(Date.UTC(2026, 10, 21, 12))
-const user: Search.SearchUser = {
-  id: "0192f3a4-5b6c-7d8e-9f01-0000000000bb" as Search.SearchUser["id"],
-  first_name: "Ada",
-  last_name: "Lovelace",
-  email: "ada@example.com"
-}
 const body = { name: "Acme Widgets Inc", address: "123 N Main St, Springfield, IL 62701" }
 
 /** One POST /searches with an Idempotency-Key, as the host will run it. */
@@ -20,16 +15,8 @@ const createWithKey = (applicationId: string, key: string, requestBody: typeof b
     const ids = yield* Ids.Ids
     const repo = yield* Idempotency.IdempotencyRepo
     const searches = yield* Searches.SearchesRepo
-    const id = (yield* ids.next) as Search.Search["id"]
-    const search = Engine.pendingSearch(requestBody, {
-      id,
-      created_at: at,
-      updated_at: at,
-      options: [],
-      orderables: [],
-      user,
-      idempotency_key: key
-    }, { baseUrl: "http://localhost:8080" })
+    const id = yield* ids.next
+    const search = pendingFor(requestBody, id, key)
     return yield* repo.claim({
       applicationId,
       environment: "SANDBOX",

@@ -1,35 +1,16 @@
 import { PgClient } from "@effect/sql-pg"
 import { describe, expect, layer } from "@effect/vitest"
-import { Engine, Formats, Ids, type Search } from "@osiris/core"
+import { Ids, type Search } from "@osiris/core"
 import { Effect, Layer, Option, Redacted, TestServices } from "effect"
 import { ApiKeys, Migrations, Searches } from "../src/index.js"
 import { backends } from "./Backends.js"
-
-const config = { baseUrl: "http://localhost:8080" }
-const user: Search.SearchUser = {
-  id: "0192f3a4-5b6c-7d8e-9f01-0000000000bb" as Search.SearchUser["id"],
-  first_name: "Ada",
-  last_name: "Lovelace",
-  email: "ada@example.com"
-}
+import { pendingFor } from "./Support.js"
 
 const newSearch = Effect.gen(function*() {
   const ids = yield* Ids.Ids
-  const id = (yield* ids.next) as Search.Search["id"]
-  const at = Formats.timestampFromMillis(Date.UTC(2026, 10, 21, 12))
+  const id = yield* ids.next
   const request = { name: "Acme Widgets Inc", address: "123 N Main St, Springfield, IL 62701" }
-  return {
-    request,
-    body: Engine.pendingSearch(request, {
-      id,
-      created_at: at,
-      updated_at: at,
-      options: [],
-      orderables: [],
-      user,
-      idempotency_key: null
-    }, config)
-  }
+  return { request, body: pendingFor(request, id) }
 })
 
 const live = <A, E, R>(e: Effect.Effect<A, E, R>) => TestServices.provideLive(e)
