@@ -1,4 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
+import { Either } from "effect"
 import * as fc from "fast-check"
 import { Engine, MatchModel, Registry, UsAddress } from "../src/index.js"
 
@@ -57,32 +58,9 @@ describe("MatchModel", () => {
   })
 
   it("ignores fields a side does not have", () => {
-    const r = Registry.prepareRecord(Registry.RegistryBusiness.make({
-      id: "0192f3a4-5b6c-7d8e-9f01-000000000001",
-      name: "Acme",
-      address: null,
-      structure: null,
-      addresses: [],
-      phone_numbers: [],
-      phone_number: null,
-      email: null,
-      website: null,
-      social_profiles: null,
-      reviews: [],
-      directory_listings: [],
-      ein: null,
-      incorporation_state: null,
-      incorporation_date: null,
-      months_in_business: null,
-      primary_address: null,
-      alternative_names: [],
-      registrations: [],
-      business_officers: [],
-      predicted_naics: [],
-      watchlist_hits: [],
-      sec_registrations: [],
-      revenue: null
-    }))
+    const r = Registry.prepareRecord(
+      Either.getOrThrow(Registry.decodeRecord({ id: "0192f3a4-5b6c-7d8e-9f01-000000000001", name: "Acme" }))
+    )
     const c = MatchModel.compare(prepared("Acme", "123 Main St, Springfield, IL", "217-555-0123"), r)
     expect(c).toStrictEqual({ name: "exact", identity: "exact/none" })
   })
