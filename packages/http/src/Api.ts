@@ -13,6 +13,7 @@ import {
   OpenApi
 } from "@effect/platform"
 import { Search, SearchRequest } from "@osiris/core"
+import { Events } from "@osiris/webhooks"
 import { Context, Schema } from "effect"
 import type { ApiKey } from "./ApiKeys/Repo.js"
 
@@ -112,6 +113,80 @@ export class ApiKeysGroup extends HttpApiGroup.make("apiKeys")
   .annotate(OpenApi.Title, "Platform")
 {}
 
+/** A webhook endpoint as the API shows it (the secret only when created or rotated). */
+export const WebhookEndpointView = Schema.Struct({
+  id: Schema.String,
+  url: Schema.String,
+  description: Schema.NullOr(Schema.String),
+  event_types: Schema.Array(Events.EventType),
+  environment: Schema.Literal("SANDBOX", "PRODUCTION"),
+  created_at: Schema.String,
+  updated_at: Schema.String,
+  disabled_at: Schema.NullOr(Schema.String),
+  disabled_reason: Schema.NullOr(Schema.String),
+  previous_secret_expires_at: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "WebhookEndpoint" })
+
+/** One attempt of a delivery. */
+export const DeliveryAttemptView = Schema.Struct({
+  attempt: Schema.Number,
+  at: Schema.String,
+  status: Schema.NullOr(Schema.Number),
+  latency_ms: Schema.Number,
+  error: Schema.NullOr(Schema.String),
+  response: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "WebhookDeliveryAttempt" })
+
+/** A delivery of one event to one endpoint. */
+export const DeliveryView = Schema.Struct({
+  id: Schema.String,
+  event_id: Schema.String,
+  event_type: Schema.String,
+  state: Schema.Literal("PENDING", "DELIVERED", "EXHAUSTED", "DISCARDED"),
+  attempts: Schema.Number,
+  next_attempt_at: Schema.NullOr(Schema.String),
+  last_status: Schema.NullOr(Schema.Number),
+  last_error: Schema.NullOr(Schema.String),
+  created_at: Schema.String,
+  updated_at: Schema.String,
+  attempt_log: Schema.Array(DeliveryAttemptView)
+}).annotations({ identifier: "WebhookDelivery" })
+
+/** Platform: webhook endpoints, their deliveries, redelivery (scope webhooks:manage). */
+export class WebhooksGroup extends HttpApiGroup.make("webhooks")
+  .add(
+    HttpApiEndpoint.post("create", "/webhooks")
+      .setPayload(Schema.Struct({
+        url: Schema.String,
+        event_types: Schema.optional(Schema.Array(Events.EventType)),
+        description: Schema.optional(Schema.String)
+      }))
+      .addSuccess(Schema.Struct({ ...WebhookEndpointView.fields, secret: Schema.String }), { status: 201 })
+      .addError(ValidationErrorBody)
+  )
+  .add(
+    HttpApiEndpoint.get("list", "/webhooks").addSuccess(Schema.Struct({ data: Schema.Array(WebhookEndpointView) }))
+  )
+  .add(HttpApiEndpoint.del("delete", "/webhooks/:id").setPath(SearchId).addSuccess(Schema.Void, { status: 204 }))
+  .add(
+    HttpApiEndpoint.post("rotateSecret", "/webhooks/:id/rotate_secret")
+      .setPath(SearchId)
+      .addSuccess(Schema.Struct({ ...WebhookEndpointView.fields, secret: Schema.String }))
+  )
+  .add(
+    HttpApiEndpoint.get("deliveries", "/webhooks/:id/deliveries")
+      .setPath(SearchId)
+      .addSuccess(Schema.Struct({ data: Schema.Array(DeliveryView) }))
+  )
+  .add(
+    HttpApiEndpoint.post("redeliver", "/events/:id/redeliver")
+      .setPath(SearchId)
+      .addSuccess(Schema.Struct({ event_id: Schema.String, deliveries: Schema.Number }), { status: 202 })
+  )
+  .middleware(Authentication)
+  .annotate(OpenApi.Title, "Platform")
+{}
+
 /** Platform: liveness and readiness (no key needed). */
 export class HealthGroup extends HttpApiGroup.make("health")
   .add(HttpApiEndpoint.get("live", "/health/live").addSuccess(Schema.Struct({ status: Schema.Literal("ok") })))
@@ -121,5 +196,5 @@ export class HealthGroup extends HttpApiGroup.make("health")
 
 /** The whole API. */
 export class OsirisApi
-  extends HttpApi.make("osiris").add(SearchesGroup).add(ApiKeysGroup).add(HealthGroup).annotate(OpenApi.Title, "Osiris")
+  extends HttpApi.make("osiris").add(SearchesGroup).add(ApiKeysGroup).add(WebhooksGroup).add(HealthGroup).annotate(OpenApi.Title, "Osiris")
 {}

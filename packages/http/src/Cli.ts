@@ -6,12 +6,12 @@
 import { Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
 import { NodeStream } from "@effect/platform-node"
-import { Engine, Ids, Registry } from "@osiris/core"
+import { Engine, Registry } from "@osiris/core"
 import { Console, Effect, Layer, Option, Redacted, Stream } from "effect"
 import { ApiKeysRepo, SCOPES } from "./ApiKeys/Repo.js"
 import { readRegistry, verifyLines } from "./Batch.js"
+import * as Host from "./Host.js"
 import * as Database from "./Storage/Database.js"
-import * as Migrations from "./Storage/Migrations.js"
 
 const lines = <E, R>(bytes: Stream.Stream<Uint8Array, E, R>) => bytes.pipe(Stream.decodeText(), Stream.splitLines)
 
@@ -124,10 +124,7 @@ export const keysCreate = Command.make(
       const key = Redacted.value(created.key)
       if (json) yield* Console.log(JSON.stringify({ id: created.record.id, key, app, environment: env }))
       else yield* Console.log(`Created a ${environment} key for "${app}" (shown once):\n\n  ${key}\n`)
-    }).pipe(Effect.provide(ApiKeysRepo.layer.pipe(
-      Layer.provideMerge(Layer.effectDiscard(Migrations.run)),
-      Layer.provideMerge(Layer.merge(Database.layerConfig, Ids.Ids.layer))
-    )))
+    }).pipe(Effect.provide(Host.layerRepos.pipe(Layer.provide(Database.layerConfig))))
 ).pipe(Command.withDescription("Create an API key (the key is printed once; only its hash is stored)"))
 
 /** `osiris keys`. */

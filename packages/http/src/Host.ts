@@ -5,8 +5,11 @@
  * operator's (empty here until `osiris registry import` lands).
  */
 import { HttpApiBuilder, HttpApiScalar, HttpMiddleware } from "@effect/platform"
+import type { Migrator, SqlClient, SqlError } from "@effect/sql"
+import type { PgClient } from "@effect/sql-pg"
 import { Engine, Ids, Registry, Synthetic } from "@osiris/core"
-import { Effect, Layer } from "effect"
+import { Dispatcher, Store } from "@osiris/webhooks"
+import { type Duration, Effect, Layer } from "effect"
 import { randomUUID } from "node:crypto"
 import { OsirisApi } from "./Api.js"
 import * as ApiKeysHttp from "./ApiKeys/Http.js"
@@ -20,6 +23,7 @@ import { SearchesRepo } from "./Searches/Repo.js"
 import { Engines } from "./Searches/Worker.js"
 import * as Worker from "./Searches/Worker.js"
 import * as Migrations from "./Storage/Migrations.js"
+import * as WebhooksHttp from "./Webhooks/Http.js"
 
 /** Serving the API with the documented bodies for unanswered failures (500/503) and a request log. */
 export const serve = (options: { readonly log?: boolean } = {}) =>
@@ -30,6 +34,13 @@ export const serve = (options: { readonly log?: boolean } = {}) =>
 /** What the host needs to know. */
 export interface HostConfig {
   readonly baseUrl: string
+  /** Webhook delivery: the outbound guard (development mode allows http and loopback) and the poll interval. */
+  readonly webhooks?: {
+    readonly allowInsecure?: boolean
+    readonly poll?: Duration.DurationInput
+    /** Run the delivery worker in this process (default true). */
+    readonly deliver?: boolean
+  }
   readonly sandboxRegistry?: ReadonlyArray<Registry.RegistryBusiness>
   readonly productionRegistry?: ReadonlyArray<Registry.RegistryBusiness>
 }
@@ -47,8 +58,16 @@ export const layerEngines = (config: HostConfig) =>
     })
   )
 
+/** The repositories. */
+export type Repos = ApiKeysRepo | SearchesRepo | IdempotencyRepo | Store.WebhookStore | Ids.Ids
+
 /** Repositories on a migrated database (requires the database layer). */
-export const layerRepos = Layer.mergeAll(ApiKeysRepo.layer, SearchesRepo.layer, IdempotencyRepo.layer).pipe(
+export const layerRepos: Layer.Layer<Repos, SqlError.SqlError | Migrator.MigrationError, PgClient.PgClient | SqlClient.SqlClient> = Layer.mergeAll(
+  ApiKeysRepo.layer,
+  SearchesRepo.layer,
+  IdempotencyRepo.layer
+).pipe(
+  Layer.provideMerge(Store.WebhookStore.layer),
   Layer.provideMerge(Layer.effectDiscard(Migrations.run)),
   Layer.provideMerge(Ids.Ids.layer)
 )
@@ -56,11 +75,25 @@ export const layerRepos = Layer.mergeAll(ApiKeysRepo.layer, SearchesRepo.layer, 
 /** A background worker that claims and runs due searches (requires the repositories and engines). */
 export const layerWorker = Layer.scopedDiscard(Effect.forkScoped(Worker.worker(`worker-${randomUUID()}`)))
 
+/** Webhook settings and the delivery worker (requires the repositories). */
+export const layerWebhooks = (config: HostConfig) => {
+  const guard = { allowInsecure: config.webhooks?.allowInsecure === true }
+  const settings = Layer.succeed(WebhooksHttp.WebhookSettings, { guard })
+  if (config.webhooks?.deliver === false) return settings
+  const worker = Layer.scopedDiscard(Effect.forkScoped(Dispatcher.run({
+    owner: `deliveries-${randomUUID()}`,
+    guard,
+    ...(config.webhooks?.poll === undefined ? {} : { poll: config.webhooks.poll })
+  })))
+  return Layer.merge(settings, worker)
+}
+
 /** The HTTP API's handlers (requires the repositories and engines). */
 export const layerApi = (config: HostConfig) => {
   const api = HttpApiBuilder.api(OsirisApi).pipe(
     Layer.provide(SearchesHttp.layer),
     Layer.provide(ApiKeysHttp.layer),
+    Layer.provide(WebhooksHttp.layer),
     Layer.provide(Health.layer),
     Layer.provide(Auth.layer)
   )
@@ -70,5 +103,5 @@ export const layerApi = (config: HostConfig) => {
     HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" }).pipe(Layer.provide(api)),
     HttpApiScalar.layer({ path: "/docs" }).pipe(Layer.provide(api)),
     layerWorker
-  ).pipe(Layer.provide(layerEngines(config)))
+  ).pipe(Layer.provide(layerEngines(config)), Layer.provideMerge(layerWebhooks(config)))
 }

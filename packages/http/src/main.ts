@@ -22,6 +22,11 @@ const baseUrlConfig = Config.string("OSIRIS_BASE_URL").pipe(
   Config.withDescription("{base_url} in the URLs of resources (default http://localhost:PORT)")
 )
 
+const allowInsecure = Config.boolean("OSIRIS_WEBHOOK_ALLOW_INSECURE").pipe(
+  Config.withDefault(false),
+  Config.withDescription("Allow http:// and loopback webhook endpoints (local development and tests only)")
+)
+
 const sandboxRegistry = Synthetic.registry(2026, 500)
 
 /** Creates the demo application and its sandbox key on an empty store, and prints the key once. */
@@ -56,6 +61,7 @@ const bootstrap = (baseUrl: string) =>
 const main = Effect.gen(function*() {
   const p = yield* port
   const configured = yield* baseUrlConfig
+  const insecure = yield* allowInsecure
   const baseUrl = Option.getOrElse(configured, () => `http://localhost:${p}`).replace(/\/+$/, "")
   const server = NodeHttpServer.layer(createServer, { port: p })
   const announce = Layer.effectDiscard(Effect.gen(function*() {
@@ -68,7 +74,7 @@ const main = Effect.gen(function*() {
   }))
   const storage = Host.layerRepos.pipe(Layer.provideMerge(Database.layerConfig))
   return Layer.mergeAll(
-    Host.serve({ log: true }).pipe(Layer.provide(Host.layerApi({ baseUrl, sandboxRegistry }))),
+    Host.serve({ log: true }).pipe(Layer.provide(Host.layerApi({ baseUrl, sandboxRegistry, webhooks: { allowInsecure: insecure } }))),
     announce
   ).pipe(Layer.provide(server), Layer.provide(storage))
 })

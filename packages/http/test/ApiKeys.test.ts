@@ -1,15 +1,11 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
-import { Ids } from "@osiris/core"
 import { Effect, Either, Layer, Option, Redacted } from "effect"
-import { ApiKeys, Migrations } from "../src/index.js"
+import { ApiKeys, Host } from "../src/index.js"
 import { backends } from "./Backends.js"
 
 for (const backend of backends()) {
-  const Live = ApiKeys.ApiKeysRepo.layer.pipe(
-    Layer.provideMerge(Layer.effectDiscard(Migrations.run)),
-    Layer.provideMerge(Layer.merge(backend.fresh(), Ids.Ids.layer))
-  )
+  const Live = Host.layerRepos.pipe(Layer.provideMerge(backend.fresh()))
 
   describe(`API keys on ${backend.name}`, () => {
     layer(Live, { timeout: "60 seconds" })((it) => {

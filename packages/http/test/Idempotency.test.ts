@@ -2,7 +2,7 @@ import { PgClient } from "@effect/sql-pg"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Formats, Ids } from "@osiris/core"
 import { Effect, Either, Layer, Option, Redacted } from "effect"
-import { ApiKeys, Idempotency, Migrations, Searches } from "../src/index.js"
+import { ApiKeys, Host, Idempotency, Searches } from "../src/index.js"
 import { backends } from "./Backends.js"
 import { pendingFor } from "./Support.js"
 
@@ -43,11 +43,7 @@ describe("fingerprints", () => {
 })
 
 for (const backend of backends()) {
-  const Live = Layer.mergeAll(Idempotency.IdempotencyRepo.layer, Searches.SearchesRepo.layer, ApiKeys.ApiKeysRepo.layer)
-    .pipe(
-      Layer.provideMerge(Layer.effectDiscard(Migrations.run)),
-      Layer.provideMerge(Layer.merge(backend.fresh(), Ids.Ids.layer))
-    )
+  const Live = Host.layerRepos.pipe(Layer.provideMerge(backend.fresh()))
 
   describe(`idempotency on ${backend.name}`, () => {
     layer(Live, { timeout: "60 seconds" })((it) => {
@@ -89,10 +85,7 @@ for (const backend of backends()) {
           Effect.gen(function*() {
             const app = yield* (yield* ApiKeys.ApiKeysRepo).ensureApplication("idem-pools")
             const url = Redacted.value((yield* PgClient.PgClient).config.url!)
-            const otherProcess = Layer.mergeAll(Idempotency.IdempotencyRepo.layer, Searches.SearchesRepo.layer).pipe(
-              Layer.provideMerge(sameDatabase(url)),
-              Layer.provideMerge(Ids.Ids.layer)
-            )
+            const otherProcess = Host.layerRepos.pipe(Layer.provide(sameDatabase(url)))
             const here = Array.from({ length: 25 }, () => createWithKey(app.id, "shared", body))
             const there = Array.from(
               { length: 25 },

@@ -2,7 +2,7 @@ import { PgClient } from "@effect/sql-pg"
 import { describe, expect, layer } from "@effect/vitest"
 import { Ids, type Search } from "@osiris/core"
 import { Effect, Layer, Option, Redacted, TestServices } from "effect"
-import { ApiKeys, Migrations, Searches } from "../src/index.js"
+import { ApiKeys, Host, Searches } from "../src/index.js"
 import { backends } from "./Backends.js"
 import { pendingFor } from "./Support.js"
 
@@ -16,10 +16,8 @@ const newSearch = Effect.gen(function*() {
 const live = <A, E, R>(e: Effect.Effect<A, E, R>) => TestServices.provideLive(e)
 
 for (const backend of backends()) {
-  const Live = Layer.mergeAll(Searches.SearchesRepo.layer, ApiKeys.ApiKeysRepo.layer).pipe(
-    Layer.provideMerge(Layer.effectDiscard(Migrations.run)),
-    Layer.provideMerge(Layer.merge(backend.fresh(), Ids.Ids.layer))
-  )
+  const Live = Host.layerRepos.pipe(Layer.provideMerge(backend.fresh()))
+
 
   describe(`searches as work items on ${backend.name}`, () => {
     layer(Live, { timeout: "60 seconds" })((it) => {
@@ -125,7 +123,7 @@ for (const backend of backends()) {
                     yield* r.finish(s.id, owner, "COMPLETED", { ...s.body, state: "COMPLETED" })
                   }
                 }
-              }).pipe(Effect.provide(Searches.SearchesRepo.layer.pipe(Layer.provide(sameDatabase(url)))), Effect.scoped)
+              }).pipe(Effect.provide(Host.layerRepos.pipe(Layer.provide(sameDatabase(url)))), Effect.scoped)
             const results = yield* Effect.all([process("p1"), process("p2"), process("p3")], {
               concurrency: "unbounded"
             })

@@ -67,8 +67,11 @@ export const events = {
   "EnhancedSearchRequest.completed": event("EnhancedSearchRequest.completed", OrderRecord)
 } as const
 
+/** Every event type, in catalogue order. */
+export const EVENT_TYPES = Object.keys(events) as ReadonlyArray<keyof typeof events>
+
 /** Event type names. */
-export const EventType = Schema.Literal(...(Object.keys(events) as Array<keyof typeof events>))
+export const EventType = Schema.Literal(...EVENT_TYPES)
 /** @see EventType */
 export type EventType = typeof EventType.Type
 

@@ -3,10 +3,10 @@
  * application and environment; scope `keys:manage` (DECISIONS sections 3 and 4). Another
  * application's key is 404.
  */
-import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { RequestValidation } from "@osiris/core"
+import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Either, Option, Redacted, Schema } from "effect"
 import { CurrentKey, OsirisApi } from "../Api.js"
+import * as Body from "../Body.js"
 import { type ApiKey, ApiKeysRepo, SCOPES } from "./Repo.js"
 
 /** The API's view of a key. */
@@ -22,7 +22,7 @@ export const view = (k: ApiKey) => ({
   revoked_at: k.revokedAt
 })
 
-const json = (status: number, body: unknown) => HttpServerResponse.unsafeJson(body, { status })
+const json = Body.json
 const forbidden = json(403, { detail: "This key lacks the keys:manage scope." })
 const canManage = (k: ApiKey) => k.scopes.length === 0 || k.scopes.includes("keys:manage")
 
@@ -41,28 +41,11 @@ export const layer = HttpApiBuilder.group(OsirisApi, "apiKeys", (handlers) =>
         Effect.gen(function*() {
           const caller = yield* CurrentKey
           if (!canManage(caller)) return forbidden
-          const req = yield* HttpServerRequest.HttpServerRequest
-          const text = yield* Effect.either(req.text)
-          const parsed = Either.isRight(text)
-            ? Either.try(() => JSON.parse(text.right) as unknown)
-            : Either.left(undefined)
-          const body = Either.isRight(parsed)
-            ? Schema.decodeUnknownEither(CreateBody)(parsed.right)
-            : Either.left(undefined)
-          if (Either.isLeft(body)) {
-            return HttpServerResponse.text(
-              RequestValidation.unprocessable([{
-                type: "value_error",
-                loc: ["body"],
-                msg: `Value error, expected {"name": 1..100 characters, "scopes"?: [${
-                  SCOPES.join(", ")
-                }], "default_request_mode"?: "sync" | "async"}`,
-                input: Either.isRight(parsed) ? parsed.right : null,
-                ctx: { error: {} }
-              }]).body,
-              { status: 422, contentType: "application/json" }
-            )
-          }
+          const body = yield* Body.decode(
+            CreateBody,
+            `{"name": 1..100 characters, "scopes"?: [${SCOPES.join(", ")}], "default_request_mode"?: "sync" | "async"}`
+          )
+          if (Either.isLeft(body)) return body.left
           const created = yield* keys.create({
             applicationId: caller.applicationId,
             environment: caller.environment,

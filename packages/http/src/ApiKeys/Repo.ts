@@ -6,6 +6,7 @@
  */
 import { PgClient } from "@effect/sql-pg"
 import { Formats, Ids } from "@osiris/core"
+import { Store } from "@osiris/webhooks"
 import { Clock, Context, Data, Effect, Layer, Option, Redacted } from "effect"
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
 
@@ -95,6 +96,18 @@ const toKey = (r: Row): ApiKey => ({
   revokedAt: r.revokedAt as Formats.Timestamp | null
 })
 
+/** A key as webhook events describe it (never the key). */
+export const eventData = (k: ApiKey) => ({
+  id: k.id,
+  name: k.name,
+  application: k.applicationName,
+  environment: k.environment,
+  scopes: k.scopes,
+  prefix: k.prefix,
+  created_at: k.createdAt,
+  revoked_at: k.revokedAt
+})
+
 const TS = "'YYYY-MM-DD\"T\"HH24:MI:SS.US'"
 
 /** The applications and keys store. */
@@ -117,6 +130,7 @@ export class ApiKeysRepo extends Context.Tag("@osiris/http/ApiKeysRepo")<ApiKeys
     Effect.gen(function*() {
       const sql = yield* PgClient.PgClient
       const ids = yield* Ids.Ids
+      const webhooks = yield* Store.WebhookStore
       const now = Effect.map(Clock.currentTimeMillis, Formats.timestampFromMillis)
       const select = (where: ReturnType<typeof sql.and> | ReturnType<typeof sql.literal>) =>
         sql<Row>`
@@ -139,7 +153,7 @@ export class ApiKeysRepo extends Context.Tag("@osiris/http/ApiKeysRepo")<ApiKeys
             return { id: rows[0]!.id, name: rows[0]!.name, createdAt: rows[0]!.createdAt as Formats.Timestamp }
           }).pipe(Effect.orDie),
         create: (input) =>
-          Effect.gen(function*() {
+          sql.withTransaction(Effect.gen(function*() {
             const id = yield* ids.next
             const at = yield* now
             const key = newKey(input.environment)
@@ -149,9 +163,16 @@ export class ApiKeysRepo extends Context.Tag("@osiris/http/ApiKeysRepo")<ApiKeys
               values (${id}, ${input.applicationId}, ${input.environment}, ${input.name}, ${key.slice(0, 13)},
                 ${hashKey(key)}, string_to_array(${input.scopes.join(" ")}, ' ')::text[],
                 ${input.defaultRequestMode ?? "sync"}, ${at}::timestamp)`
-            const rows = yield* select(sql`k.id = ${id}`)
-            return { record: toKey(rows[0]!), key: Redacted.make(key) }
-          }).pipe(Effect.orDie),
+            const record = toKey((yield* select(sql`k.id = ${id}`))[0]!)
+            // The event is stored with the key, in its transaction (the outbox).
+            yield* webhooks.publish({
+              applicationId: record.applicationId,
+              environment: record.environment,
+              type: "APIKey.created",
+              data: eventData(record)
+            })
+            return { record, key: Redacted.make(key) }
+          })).pipe(Effect.orDie),
         authenticate: (presented) =>
           Effect.gen(function*() {
             if (presented === undefined || presented === "") return yield* new KeyRejected({ reason: "missing" })
@@ -176,13 +197,22 @@ export class ApiKeysRepo extends Context.Tag("@osiris/http/ApiKeysRepo")<ApiKeys
             (rows) => rows.map(toKey)
           ).pipe(Effect.orDie),
         revoke: (applicationId, id) =>
-          Effect.gen(function*() {
+          sql.withTransaction(Effect.gen(function*() {
             const at = yield* now
-            yield* sql`update api_keys set revoked_at = ${at}::timestamp
-              where id = ${id} and application_id = ${applicationId} and revoked_at is null`
+            const updated = yield* sql`update api_keys set revoked_at = ${at}::timestamp
+              where id = ${id} and application_id = ${applicationId} and revoked_at is null returning id`
             const rows = yield* select(sql`k.id = ${id} and k.application_id = ${applicationId}`)
-            return Option.fromNullable(rows[0]).pipe(Option.map(toKey))
-          }).pipe(Effect.orDie)
+            const found = Option.fromNullable(rows[0]).pipe(Option.map(toKey))
+            if (updated.length === 1 && Option.isSome(found)) {
+              yield* webhooks.publish({
+                applicationId,
+                environment: found.value.environment,
+                type: "APIKey.deleted",
+                data: eventData(found.value)
+              })
+            }
+            return found
+          })).pipe(Effect.orDie)
       })
     })
   )

@@ -7,6 +7,7 @@
  */
 import { PgClient } from "@effect/sql-pg"
 import type { Search } from "@osiris/core"
+import { Store } from "@osiris/webhooks"
 import { Context, Effect, Layer, Option } from "effect"
 import type { Environment } from "../ApiKeys/Repo.js"
 
@@ -95,13 +96,22 @@ export class SearchesRepo extends Context.Tag("@osiris/http/SearchesRepo")<Searc
     SearchesRepo,
     Effect.gen(function*() {
       const sql = yield* PgClient.PgClient
+      const webhooks = yield* Store.WebhookStore
       const columns = sql`id, application_id, environment, state, request, body, attempts`
       return SearchesRepo.of({
         create: (input) =>
-          sql`insert into searches (id, application_id, environment, state, reference_id, request, body, created_at, updated_at)
-            values (${input.body.id}, ${input.applicationId}, ${input.environment}, 'PENDING', ${input.body.reference_id},
-              ${sql.json(input.request)}, ${sql.json(input.body)}, ${input.body.created_at}::timestamp,
-              ${input.body.updated_at}::timestamp)`.pipe(Effect.asVoid, Effect.orDie),
+          sql.withTransaction(Effect.gen(function*() {
+            yield* sql`insert into searches (id, application_id, environment, state, reference_id, request, body, created_at, updated_at)
+              values (${input.body.id}, ${input.applicationId}, ${input.environment}, 'PENDING', ${input.body.reference_id},
+                ${sql.json(input.request)}, ${sql.json(input.body)}, ${input.body.created_at}::timestamp,
+                ${input.body.updated_at}::timestamp)`
+            yield* webhooks.publish({
+              applicationId: input.applicationId,
+              environment: input.environment,
+              type: "BusinessSearch.submitted",
+              data: input.body
+            })
+          })).pipe(Effect.orDie),
         claim: (owner, leaseMillis, limit) =>
           Effect.map(
             sql<Row>`
@@ -131,16 +141,23 @@ export class SearchesRepo extends Context.Tag("@osiris/http/SearchesRepo")<Searc
             (rows) => Option.fromNullable(rows[0]).pipe(Option.map((r) => ({ ...toStored(r), leaseOwner: owner })))
           ).pipe(Effect.orDie),
         finish: (id, owner, state, body) =>
-          Effect.map(
-            sql`update searches set state = ${state}, body = ${
-              sql.json(body)
-            }, updated_at = ${body.updated_at}::timestamp,
+          sql.withTransaction(Effect.gen(function*() {
+            const rows = yield* sql<{ applicationId: string; environment: Environment }>`
+              update searches set state = ${state}, body = ${sql.json(body)}, updated_at = ${body.updated_at}::timestamp,
                 lease_owner = null, lease_until = null
               where id = ${id} and state = 'EXECUTING' and lease_owner = ${owner}
                 and lease_until >= (now() at time zone 'utc')
-              returning id`,
-            (rows) => rows.length === 1
-          ).pipe(Effect.orDie),
+              returning application_id, environment`
+            const row = rows[0]
+            if (row === undefined) return false
+            yield* webhooks.publish({
+              applicationId: row.applicationId,
+              environment: row.environment,
+              type: state === "COMPLETED" ? "BusinessSearch.completed" : "BusinessSearch.failed",
+              data: body
+            })
+            return true
+          })).pipe(Effect.orDie),
         release: (id, owner) =>
           sql`update searches set state = 'PENDING', lease_owner = null, lease_until = null
             where id = ${id} and state = 'EXECUTING' and lease_owner = ${owner}`.pipe(Effect.asVoid, Effect.orDie),
@@ -158,6 +175,12 @@ export class SearchesRepo extends Context.Tag("@osiris/http/SearchesRepo")<Searc
             yield* sql`update searches set state = 'CANCELLED', body = ${sql.json(next)},
                 updated_at = ${next.updated_at}::timestamp, lease_owner = null, lease_until = null
               where id = ${id}`
+            yield* webhooks.publish({
+              applicationId,
+              environment: current.environment,
+              type: "BusinessSearch.cancelled",
+              data: next
+            })
             return Option.some({ cancelled: true, search: { ...current, state: "CANCELLED" as const, body: next } })
           })).pipe(Effect.orDie),
         list: (input) =>

@@ -6,10 +6,11 @@
  */
 import { Migrator, SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import { migration as webhooks } from "@osiris/webhooks"
 import init from "../migrations/0001_init.js"
 
 /** The migrations, in order. */
-export const migrations = { "0001_init": init }
+export const migrations = { "0001_init": init, "0002_webhooks": webhooks }
 
 const TABLE = "osiris_migrations"
 

@@ -1,0 +1,71 @@
+/**
+ * Small JSON bodies of the platform endpoints (API keys, webhooks): read with the 1 MiB limit,
+ * parsed, decoded with a Schema; anything else is a 413, 415 or a 422 in the documented shape with
+ * one `value_error` that says what was expected.
+ */
+import { HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { RequestValidation } from "@osiris/core"
+import { Effect, Either, Option, Schema } from "effect"
+
+/** The largest body the host reads (DECISIONS section 5). */
+export const MAX_BODY = 1024 * 1024
+
+/** A JSON response. */
+export const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  HttpServerResponse.unsafeJson(body, { status, headers })
+
+/** A 422 with the given details, byte-exact like the validator's. */
+export const unprocessable = (detail: ReadonlyArray<RequestValidation.ErrorDetail>) =>
+  HttpServerResponse.text(RequestValidation.unprocessable(detail).body, { status: 422, contentType: "application/json" })
+
+/** A 422 `value_error` at `loc`. */
+export const valueError = (loc: ReadonlyArray<string | number>, msg: string, input: unknown) =>
+  unprocessable([{ type: "value_error", loc, msg: `Value error, ${msg}`, input, ctx: { error: {} } }])
+
+/** Reads the body within the limit: the bytes, or the 413 answer. */
+export const readLimited: Effect.Effect<
+  Either.Either<Uint8Array, HttpServerResponse.HttpServerResponse>,
+  never,
+  HttpServerRequest.HttpServerRequest
+> = Effect.gen(function*() {
+  const req = yield* HttpServerRequest.HttpServerRequest
+  // Refused from the Content-Length before reading; reading stops at the limit when it is not declared.
+  const declared = Number(req.headers["content-length"] ?? "0")
+  if (declared > MAX_BODY) {
+    return Either.left(json(413, { detail: "The request body is larger than 1 MiB." }))
+  }
+  const read = yield* Effect.either(HttpIncomingMessage.withMaxBodySize(req.arrayBuffer, Option.some(MAX_BODY)))
+  if (Either.isLeft(read)) {
+    return Either.left(
+      declared > 0
+        ? json(400, { detail: "The body could not be read." })
+        : json(413, { detail: "The request body is larger than 1 MiB." })
+    )
+  }
+  return Either.right(new Uint8Array(read.right))
+})
+
+/** Whether a Content-Type names JSON. */
+export const isJsonType = (contentType: string | undefined) =>
+  /^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType ?? "")
+
+/** Reads and decodes a JSON body; `expected` describes the shape for the 422 message. */
+export const decode = <A, I>(
+  schema: Schema.Schema<A, I>,
+  expected: string
+): Effect.Effect<Either.Either<A, HttpServerResponse.HttpServerResponse>, never, HttpServerRequest.HttpServerRequest> =>
+  Effect.gen(function*() {
+    const req = yield* HttpServerRequest.HttpServerRequest
+    const bytes = yield* readLimited
+    if (Either.isLeft(bytes)) return Either.left(bytes.left)
+    if (bytes.right.length > 0 && !isJsonType(req.headers["content-type"])) {
+      return Either.left(json(415, { detail: "Send the body as application/json." }))
+    }
+    const text = new TextDecoder("utf-8", { fatal: false }).decode(bytes.right)
+    const parsed = Either.try(() => JSON.parse(text === "" ? "{}" : text) as unknown)
+    const body = Either.isRight(parsed) ? Schema.decodeUnknownEither(schema)(parsed.right) : undefined
+    if (body === undefined || Either.isLeft(body)) {
+      return Either.left(valueError(["body"], `expected ${expected}`, Either.isRight(parsed) ? parsed.right : null))
+    }
+    return Either.right(body.right)
+  })
