@@ -196,5 +196,8 @@ export class HealthGroup extends HttpApiGroup.make("health")
 
 /** The whole API. */
 export class OsirisApi
-  extends HttpApi.make("osiris").add(SearchesGroup).add(ApiKeysGroup).add(WebhooksGroup).add(HealthGroup).annotate(OpenApi.Title, "Osiris")
+  extends HttpApi.make("osiris").add(SearchesGroup).add(ApiKeysGroup).add(WebhooksGroup).add(HealthGroup).annotate(
+    OpenApi.Title,
+    "Osiris"
+  )
 {}

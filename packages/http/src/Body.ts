@@ -16,7 +16,10 @@ export const json = (status: number, body: unknown, headers: Record<string, stri
 
 /** A 422 with the given details, byte-exact like the validator's. */
 export const unprocessable = (detail: ReadonlyArray<RequestValidation.ErrorDetail>) =>
-  HttpServerResponse.text(RequestValidation.unprocessable(detail).body, { status: 422, contentType: "application/json" })
+  HttpServerResponse.text(RequestValidation.unprocessable(detail).body, {
+    status: 422,
+    contentType: "application/json"
+  })
 
 /** A 422 `value_error` at `loc`. */
 export const valueError = (loc: ReadonlyArray<string | number>, msg: string, input: unknown) =>

@@ -62,7 +62,11 @@ export const layerEngines = (config: HostConfig) =>
 export type Repos = ApiKeysRepo | SearchesRepo | IdempotencyRepo | Store.WebhookStore | Ids.Ids
 
 /** Repositories on a migrated database (requires the database layer). */
-export const layerRepos: Layer.Layer<Repos, SqlError.SqlError | Migrator.MigrationError, PgClient.PgClient | SqlClient.SqlClient> = Layer.mergeAll(
+export const layerRepos: Layer.Layer<
+  Repos,
+  SqlError.SqlError | Migrator.MigrationError,
+  PgClient.PgClient | SqlClient.SqlClient
+> = Layer.mergeAll(
   ApiKeysRepo.layer,
   SearchesRepo.layer,
   IdempotencyRepo.layer

@@ -74,7 +74,9 @@ const main = Effect.gen(function*() {
   }))
   const storage = Host.layerRepos.pipe(Layer.provideMerge(Database.layerConfig))
   return Layer.mergeAll(
-    Host.serve({ log: true }).pipe(Layer.provide(Host.layerApi({ baseUrl, sandboxRegistry, webhooks: { allowInsecure: insecure } }))),
+    Host.serve({ log: true }).pipe(
+      Layer.provide(Host.layerApi({ baseUrl, sandboxRegistry, webhooks: { allowInsecure: insecure } }))
+    ),
     announce
   ).pipe(Layer.provide(server), Layer.provide(storage))
 })

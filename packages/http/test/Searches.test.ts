@@ -18,7 +18,6 @@ const live = <A, E, R>(e: Effect.Effect<A, E, R>) => TestServices.provideLive(e)
 for (const backend of backends()) {
   const Live = Host.layerRepos.pipe(Layer.provideMerge(backend.fresh()))
 
-
   describe(`searches as work items on ${backend.name}`, () => {
     layer(Live, { timeout: "60 seconds" })((it) => {
       const setup = (n: number) =>

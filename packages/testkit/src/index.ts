@@ -1,2 +1,3 @@
-/** Placeholder until the package lands: see the README package map. */
-export {}
+/** Osiris sandbox testkit: a movable clock and a webhook receiver for test suites. */
+export * as SandboxClock from "./SandboxClock.js"
+export * as WebhookSink from "./WebhookSink.js"

@@ -109,7 +109,9 @@ export const post = (input: {
           retryAfter: typeof res.headers["retry-after"] === "string" ? res.headers["retry-after"] : null
         })
       res.on("data", (c: Buffer) => {
-        if (read < MAX_READ) chunks.push(c)
+        if (read < MAX_READ) {
+          chunks.push(c)
+        }
         read += c.length
         // A receiver that streams on and on is cut off: its status is what counts.
         if (read > MAX_READ) {
@@ -121,5 +123,7 @@ export const post = (input: {
       res.on("error", done)
     })
     req.end(payload)
-    return Effect.sync(() => req.destroy())
+    return Effect.sync(() =>
+      req.destroy()
+    )
   })

@@ -231,7 +231,8 @@ export class WebhookStore extends Context.Tag("@osiris/webhooks/WebhookStore")<W
         deleteEndpoint: (applicationId, id) =>
           !isUuid(id) ? Effect.succeed(false) : sql.withTransaction(Effect.gen(function*() {
             const at = yield* now
-            const rows = yield* sql`update webhook_endpoints set deleted_at = ${at}::timestamp, updated_at = ${at}::timestamp
+            const rows =
+              yield* sql`update webhook_endpoints set deleted_at = ${at}::timestamp, updated_at = ${at}::timestamp
               where id = ${id} and application_id = ${applicationId} and deleted_at is null returning id`
             if (rows.length === 0) return false
             yield* sql`update webhook_deliveries set state = 'DISCARDED', updated_at = ${at}::timestamp,
@@ -242,7 +243,9 @@ export class WebhookStore extends Context.Tag("@osiris/webhooks/WebhookStore")<W
         rotateSecret: (applicationId, id, secret, overlapMillis) =>
           !isUuid(id) ? Effect.succeed(Option.none()) : Effect.gen(function*() {
             const at = yield* nowMillis
-            const rows = yield* sql<EndpointRow>`update webhook_endpoints set previous_secret = secret, secret = ${secret},
+            const rows = yield* sql<
+              EndpointRow
+            >`update webhook_endpoints set previous_secret = secret, secret = ${secret},
                 previous_secret_until = ${Formats.timestampFromMillis(at + overlapMillis)}::timestamp,
                 updated_at = ${Formats.timestampFromMillis(at)}::timestamp
               where id = ${id} and application_id = ${applicationId} and deleted_at is null

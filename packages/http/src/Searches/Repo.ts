@@ -143,7 +143,9 @@ export class SearchesRepo extends Context.Tag("@osiris/http/SearchesRepo")<Searc
         finish: (id, owner, state, body) =>
           sql.withTransaction(Effect.gen(function*() {
             const rows = yield* sql<{ applicationId: string; environment: Environment }>`
-              update searches set state = ${state}, body = ${sql.json(body)}, updated_at = ${body.updated_at}::timestamp,
+              update searches set state = ${state}, body = ${
+              sql.json(body)
+            }, updated_at = ${body.updated_at}::timestamp,
                 lease_owner = null, lease_until = null
               where id = ${id} and state = 'EXECUTING' and lease_owner = ${owner}
                 and lease_until >= (now() at time zone 'utc')

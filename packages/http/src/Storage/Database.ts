@@ -4,11 +4,12 @@
  * client, so one set of migrations and repositories serves both. PGlite runs a single session:
  * the client keeps one connection, so transactions queue instead of interleaving.
  */
-import type { SqlClient } from "@effect/sql"
+import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { PGlite } from "@electric-sql/pglite"
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
 import { Config, Data, Effect, Layer, Option, Redacted, String as Str } from "effect"
+import { randomBytes } from "node:crypto"
 import { mkdirSync } from "node:fs"
 
 /** The embedded database could not be opened or served. */
@@ -61,6 +62,25 @@ export const layerEmbedded = (dataDir: string | undefined) =>
       return PgClient.layer({ url, ...clientOptions, maxConnections: 1 })
     })
   )
+
+/**
+ * A scratch database on the PostgreSQL server at `adminUrl`: created with a unique name for the
+ * layer's lifetime and dropped after it (test suites and benchmarks, so runs never collide).
+ */
+export const layerScratch = (adminUrl: string) =>
+  Layer.unwrapScoped(Effect.gen(function*() {
+    const name = `osiris_scratch_${randomBytes(6).toString("hex")}`
+    const admin = layerPostgres(Redacted.make(adminUrl), { maxConnections: 1 })
+    const runAdmin = <A, E>(f: (sql: SqlClient.SqlClient) => Effect.Effect<A, E>) =>
+      Effect.flatMap(SqlClient.SqlClient, f).pipe(Effect.provide(admin), Effect.scoped)
+    yield* Effect.acquireRelease(
+      runAdmin((sql) => sql.unsafe(`create database ${name}`)),
+      () => runAdmin((sql) => sql.unsafe(`drop database if exists ${name} with (force)`)).pipe(Effect.orDie)
+    )
+    const u = new URL(adminUrl)
+    u.pathname = `/${name}`
+    return layerPostgres(Redacted.make(u.toString()))
+  }))
 
 /** Which database to use, from the environment. */
 export const config = Config.all({

@@ -5,8 +5,8 @@
  * EXCLUSIVE`, so a second process waits and finds nothing left to do.
  */
 import { Migrator, SqlClient } from "@effect/sql"
-import { Effect } from "effect"
 import { migration as webhooks } from "@osiris/webhooks"
+import { Effect } from "effect"
 import init from "../migrations/0001_init.js"
 
 /** The migrations, in order. */

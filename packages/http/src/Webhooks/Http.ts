@@ -113,7 +113,9 @@ export const layer = HttpApiBuilder.group(OsirisApi, "webhooks", (handlers) =>
         Effect.gen(function*() {
           const caller = yield* CurrentKey
           if (!canManage(caller)) return forbidden
-          return Body.json(200, { data: (yield* store.listEndpoints(caller.applicationId, caller.environment)).map(view) })
+          return Body.json(200, {
+            data: (yield* store.listEndpoints(caller.applicationId, caller.environment)).map(view)
+          })
         }))
       .handleRaw("delete", ({ path }) =>
         Effect.gen(function*() {
