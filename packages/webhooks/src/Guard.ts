@@ -9,7 +9,7 @@
  * before connecting. Development mode (`OSIRIS_WEBHOOK_ALLOW_INSECURE=true`) allows `http://` and
  * loopback addresses, nothing else. Classification of addresses is `ipaddr.js`'s `range()`.
  */
-import * as ipaddr from "ipaddr.js"
+import ipaddr from "ipaddr.js"
 import type { LookupAddress, LookupAllOptions, LookupOneOptions } from "node:dns"
 import { lookup as dnsLookup } from "node:dns"
 import { isIP } from "node:net"
