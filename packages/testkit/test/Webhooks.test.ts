@@ -115,7 +115,7 @@ for (const db of databases()) {
 
     it("creating an API key through the API sends APIKey.created, verified by standardwebhooks", async () => {
       const s = await sink()
-      const app = await subscribed(s, ["APIKey.created"])
+      const app = await subscribed(s, ["APIKey.created", "APIKey.deleted"])
       expect(app.endpoint.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/)
       const created = await host.call(app.key, "POST", "/api_keys", { name: "from the API" })
       expect(created.status).toBe(201)
@@ -131,8 +131,11 @@ for (const db of databases()) {
       // The key itself is never in an event.
       expect(d.body).not.toContain(created.body.key)
       expect(d.webhookId).toMatch(/^[0-9a-f-]{36}$/)
-      // Only the subscribed type came.
-      expect(s.deliveries.every((x) => x.event?.type === "APIKey.created")).toBe(true)
+      // Revoking it sends APIKey.deleted; only the subscribed types came.
+      expect((await host.call(app.key, "DELETE", `/api_keys/${created.body.id}`)).status).toBe(200)
+      const deleted = await s.waitFor("APIKey.deleted", (d) => d.event?.data.id === created.body.id)
+      expect(deleted.event!.data.revoked_at).not.toBeNull()
+      expect(s.deliveries.every((x) => x.event?.type.startsWith("APIKey."))).toBe(true)
     })
 
     it("a completed search sends BusinessSearch.completed with the full search and the idempotency key", async () => {
