@@ -62,7 +62,11 @@ const baseline = async (n: number) => {
   const lane = async () => {
     while (next < n) {
       const i = next++
-      const body = JSON.stringify({ type: "BusinessSearch.updated", timestamp: "2026-01-01T00:00:00.000000", data: payload(i) })
+      const body = JSON.stringify({
+        type: "BusinessSearch.updated",
+        timestamp: "2026-01-01T00:00:00.000000",
+        data: payload(i)
+      })
       const headers = Signature.headersFor([secret], `evt-${i}`, Math.floor(Date.now() / 1000), body)
       const r = await Effect.runPromise(Sender.post({ url: receiver.url, headers, body, guard, agents }))
       if (r.status !== 204) throw new Error(`baseline got ${r.status} ${r.error}`)
@@ -109,14 +113,18 @@ const osiris = async (n: number, workers: number) => {
     }))
     const before = receiver.answered()
     const started = performance.now()
-    const fibers = Array.from({ length: workers }, (_, w) =>
-      runtime.runFork(Dispatcher.run({ owner: `bench-${w}`, guard, capacity: CAPACITY, poll: "10 millis" })))
+    const fibers = Array.from(
+      { length: workers },
+      (_, w) => runtime.runFork(Dispatcher.run({ owner: `bench-${w}`, guard, capacity: CAPACITY, poll: "10 millis" }))
+    )
     let firstAll = 0
     for (;;) {
       if (firstAll === 0 && receiver.answered() - before >= n) firstAll = performance.now()
       const pending = await runtime.runPromise(Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
-        const rows = yield* sql<{ n: number }>`select count(*)::int as n from webhook_deliveries where state = 'PENDING'`
+        const rows = yield* sql<
+          { n: number }
+        >`select count(*)::int as n from webhook_deliveries where state = 'PENDING'`
         return rows[0]!.n
       }))
       if (pending === 0) break
@@ -141,13 +149,17 @@ const rows: Array<string> = []
 for (const workers of [1, 2]) {
   const base = await baseline(EVENTS)
   const o = await osiris(EVENTS, workers)
-  const line = `| ${workers} | ${fmt(o.to2xx)} | ${fmt(o.recorded)} | ${fmt(base)} | ${(o.recorded / base).toFixed(2)} |`
+  const line = `| ${workers} | ${fmt(o.to2xx)} | ${fmt(o.recorded)} | ${fmt(base)} | ${
+    (o.recorded / base).toFixed(2)
+  } |`
   console.log(line)
   rows.push(line)
 }
 receiver.close()
 const table = [
-  `Events: ${fmt(EVENTS)}; storage: ${storage.name}; receiver on loopback answering 204; ${new Date().toISOString().slice(0, 10)}.`,
+  `Events: ${fmt(EVENTS)}; storage: ${storage.name}; receiver on loopback answering 204; ${
+    new Date().toISOString().slice(0, 10)
+  }.`,
   "",
   "| workers | events/s to last 2xx | events/s all recorded | baseline (no database) events/s | ratio |",
   "|---:|---:|---:|---:|---:|",

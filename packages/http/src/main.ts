@@ -11,6 +11,7 @@ import { Config, Console, Effect, Layer, Option, Redacted } from "effect"
 import { createServer } from "node:http"
 import { ApiKeysRepo, SCOPES } from "./ApiKeys/Repo.js"
 import * as Host from "./Host.js"
+import { LeaseMillis } from "./Searches/Worker.js"
 import * as Database from "./Storage/Database.js"
 
 const port = Config.integer("PORT").pipe(
@@ -25,6 +26,11 @@ const baseUrlConfig = Config.string("OSIRIS_BASE_URL").pipe(
 const allowInsecure = Config.boolean("OSIRIS_WEBHOOK_ALLOW_INSECURE").pipe(
   Config.withDefault(false),
   Config.withDescription("Allow http:// and loopback webhook endpoints (local development and tests only)")
+)
+
+const leaseSeconds = Config.number("OSIRIS_LEASE_SECONDS").pipe(
+  Config.withDefault(60),
+  Config.withDescription("How long a claimed search stays with its process before another may take it over")
 )
 
 const sandboxRegistry = Synthetic.registry(2026, 500)
@@ -62,6 +68,7 @@ const main = Effect.gen(function*() {
   const p = yield* port
   const configured = yield* baseUrlConfig
   const insecure = yield* allowInsecure
+  const lease = yield* leaseSeconds
   const baseUrl = Option.getOrElse(configured, () => `http://localhost:${p}`).replace(/\/+$/, "")
   const server = NodeHttpServer.layer(createServer, { port: p })
   const announce = Layer.effectDiscard(Effect.gen(function*() {
@@ -78,7 +85,11 @@ const main = Effect.gen(function*() {
       Layer.provide(Host.layerApi({ baseUrl, sandboxRegistry, webhooks: { allowInsecure: insecure } }))
     ),
     announce
-  ).pipe(Layer.provide(server), Layer.provide(storage))
+  ).pipe(
+    Layer.provide(server),
+    Layer.provide(storage),
+    Layer.provide(Layer.succeed(LeaseMillis, Math.max(1, lease) * 1000))
+  )
 })
 
 Layer.launch(Layer.unwrapEffect(main)).pipe(NodeRuntime.runMain)

@@ -13,7 +13,7 @@ import type { ApiKey, Environment } from "../ApiKeys/Repo.js"
 import { IdempotencyRepo } from "../Idempotency/Repo.js"
 import { fingerprint } from "../Idempotency/Repo.js"
 import { SearchesRepo, type StoredSearch } from "./Repo.js"
-import { Engines, execute, LEASE_MILLIS } from "./Worker.js"
+import { Engines, execute, LeaseMillis } from "./Worker.js"
 
 const encodeSearch = Schema.encodeSync(Schema.Any)
 const TERMINAL: ReadonlyArray<string> = ["COMPLETED", "FAILED", "CANCELLED"]
@@ -73,13 +73,14 @@ export const layer = HttpApiBuilder.group(OsirisApi, "searches", (handlers) =>
     const ids = yield* Ids.Ids
     const engines = yield* Engines
     const owner = `host-${randomUUID()}`
+    const leaseMillis = yield* LeaseMillis
     const scope = yield* Effect.scope
     const now = Effect.map(Clock.currentTimeMillis, Formats.timestampFromMillis)
 
     /** Runs this request's own search in the background (it may already be taken by a worker). */
     const start = (id: string) =>
       Effect.gen(function*() {
-        const claimed = yield* searches.claimById(id, owner, LEASE_MILLIS)
+        const claimed = yield* searches.claimById(id, owner, leaseMillis)
         return Option.isSome(claimed) ? yield* execute(claimed.value) : undefined
       }).pipe(Effect.forkIn(scope))
 

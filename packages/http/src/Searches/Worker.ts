@@ -15,8 +15,14 @@ export class Engines extends Context.Tag("@osiris/http/Engines")<Engines, {
   readonly PRODUCTION: Context.Tag.Service<Engine.Engine>
 }>() {}
 
-/** How long a claim lasts before another process may take the search over. */
-export const LEASE_MILLIS = 60_000
+/**
+ * How long a claim lasts before another process may take the search over (default 60 s; the host
+ * reads `OSIRIS_LEASE_SECONDS`). A search takes milliseconds; the lease only bounds how long a
+ * dead process's searches wait.
+ */
+export class LeaseMillis extends Context.Reference<LeaseMillis>()("@osiris/http/LeaseMillis", {
+  defaultValue: () => 60_000
+}) {}
 
 const decodeRequest = Schema.decodeUnknown(SearchRequest.CreateSearchRequest)
 
@@ -54,7 +60,7 @@ export const worker = (
   Effect.gen(function*() {
     const searches = yield* SearchesRepo
     for (;;) {
-      const claimed = yield* searches.claim(owner, LEASE_MILLIS, options.batch ?? 10)
+      const claimed = yield* searches.claim(owner, yield* LeaseMillis, options.batch ?? 10)
       for (const c of claimed) {
         yield* execute(c).pipe(Effect.catchAllCause((cause) => Effect.logError("search failed", cause)))
       }
