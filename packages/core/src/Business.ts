@@ -193,3 +193,31 @@ export const Business = Schema.Struct({
 }).annotations({ identifier: "Business" })
 /** @see Business */
 export type Business = typeof Business.Type
+
+/** `GET /businesses/{id}/status`: a business's standing summarised from its registrations. */
+export interface BusinessStatus {
+  readonly id: Business["id"]
+  readonly name: string
+  /** ACTIVE when any registration is active; else INACTIVE; UNKNOWN without registrations. */
+  readonly status: string
+  /** Among active registrations: BAD if any is in bad standing, else GOOD if any is good, else UNKNOWN. */
+  readonly standing: string
+  /** The latest filing date known (issue, inactive or dissolution), as a timestamp; null without any. */
+  readonly updated_at: string | null
+}
+
+/** Summarises a business's registrations (DECISIONS section 4). */
+export const statusOf = (b: Business): BusinessStatus => {
+  const regs = b.registrations
+  const active = regs.filter((r) => r.status.toUpperCase() === "ACTIVE")
+  const standings = (active.length > 0 ? active : regs).map((r) => (r.standing ?? "").toUpperCase())
+  const dates = regs.flatMap((r) => [r.issue_date, r.inactive_date, r.dissolution_date]).filter((d) => d !== null)
+  const latest = dates.length === 0 ? null : dates.reduce((a, d) => (d > a ? d : a))
+  return {
+    id: b.id,
+    name: b.name,
+    status: regs.length === 0 ? "UNKNOWN" : active.length > 0 ? "ACTIVE" : "INACTIVE",
+    standing: standings.includes("BAD") ? "BAD" : standings.includes("GOOD") ? "GOOD" : "UNKNOWN",
+    updated_at: latest === null ? null : `${latest}T00:00:00.000000`
+  }
+}

@@ -163,6 +163,8 @@ const hitKey = (h: WatchlistHit) => `${h.list}\u0000${h.entity_id}\u0000${h.matc
 export class Engine extends Context.Tag("@osiris/core/Engine")<Engine, {
   readonly config: EngineConfig
   readonly verify: (input: VerifyInput) => Effect.Effect<Verification>
+  /** The registry's business with this id, as the contract's Business. */
+  readonly business: (id: string) => Effect.Effect<Business | undefined>
 }>() {
   /** The engine over the registry, TIN authority, watchlist, website resolver and scoring services. */
   static readonly layer = (config: EngineConfig) =>
@@ -354,7 +356,9 @@ export class Engine extends Context.Tag("@osiris/core/Engine")<Engine, {
             } satisfies Verification as Verification
           }).pipe(Effect.provide(services))
 
-        return { config, verify }
+        const business = (id: string) =>
+          Effect.map(registry.get(id), (r) => (r === undefined ? undefined : toBusiness(r, config)))
+        return { config, verify, business }
       })
     )
 

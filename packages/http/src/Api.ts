@@ -12,7 +12,7 @@ import {
   HttpApiSecurity,
   OpenApi
 } from "@effect/platform"
-import { Search, SearchRequest } from "@osiris/core"
+import { Business, Search, SearchRequest } from "@osiris/core"
 import { Events } from "@osiris/webhooks"
 import { Context, Schema } from "effect"
 import type { ApiKey } from "./ApiKeys/Repo.js"
@@ -77,6 +77,24 @@ export class SearchesGroup extends HttpApiGroup.make("searches")
     HttpApiEndpoint.post("cancel", "/searches/:id/cancel")
       .setPath(SearchId)
       .addSuccess(Search.Search)
+  )
+  .middleware(Authentication)
+  .annotate(OpenApi.Title, "Business Verification")
+{}
+
+/** Business Verification: businesses of the registry the key's environment searches. */
+export class BusinessesGroup extends HttpApiGroup.make("businesses")
+  .add(HttpApiEndpoint.get("get", "/businesses/:id").setPath(SearchId).addSuccess(Business.Business))
+  .add(
+    HttpApiEndpoint.get("status", "/businesses/:id/status").setPath(SearchId).addSuccess(
+      Schema.Struct({
+        id: Schema.String,
+        name: Schema.String,
+        status: Schema.String,
+        standing: Schema.String,
+        updated_at: Schema.NullOr(Schema.String)
+      }).annotations({ identifier: "BusinessStatus" })
+    )
   )
   .middleware(Authentication)
   .annotate(OpenApi.Title, "Business Verification")
@@ -196,7 +214,9 @@ export class HealthGroup extends HttpApiGroup.make("health")
 
 /** The whole API. */
 export class OsirisApi
-  extends HttpApi.make("osiris").add(SearchesGroup).add(ApiKeysGroup).add(WebhooksGroup).add(HealthGroup).annotate(
+  extends HttpApi.make("osiris").add(SearchesGroup).add(BusinessesGroup).add(ApiKeysGroup).add(WebhooksGroup).add(
+    HealthGroup
+  ).annotate(
     OpenApi.Title,
     "Osiris"
   )

@@ -15,6 +15,7 @@ import { OsirisApi } from "./Api.js"
 import * as ApiKeysHttp from "./ApiKeys/Http.js"
 import { ApiKeysRepo } from "./ApiKeys/Repo.js"
 import * as Auth from "./Auth.js"
+import * as BusinessesHttp from "./Businesses/Http.js"
 import * as Errors from "./Errors.js"
 import * as Health from "./Health.js"
 import { IdempotencyRepo } from "./Idempotency/Repo.js"
@@ -96,6 +97,7 @@ export const layerWebhooks = (config: HostConfig) => {
 export const layerApi = (config: HostConfig) => {
   const api = HttpApiBuilder.api(OsirisApi).pipe(
     Layer.provide(SearchesHttp.layer),
+    Layer.provide(BusinessesHttp.layer),
     Layer.provide(ApiKeysHttp.layer),
     Layer.provide(WebhooksHttp.layer),
     Layer.provide(Health.layer),

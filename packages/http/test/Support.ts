@@ -10,9 +10,13 @@ import type { Backend } from "./Backends.js"
 export const BASE_URL = "http://osiris.test"
 
 /** The whole host served on an ephemeral port over a fresh database of the backend. */
-export const serverFor = (backend: Backend, sandboxRegistry: ReadonlyArray<Registry.RegistryBusiness>) =>
+export const serverFor = (
+  backend: Backend,
+  sandboxRegistry: ReadonlyArray<Registry.RegistryBusiness>,
+  productionRegistry: ReadonlyArray<Registry.RegistryBusiness> = []
+) =>
   Host.serve().pipe(
-    Layer.provideMerge(Host.layerApi({ baseUrl: BASE_URL, sandboxRegistry })),
+    Layer.provideMerge(Host.layerApi({ baseUrl: BASE_URL, sandboxRegistry, productionRegistry })),
     Layer.provideMerge(Host.layerRepos),
     Layer.provideMerge(backend.fresh()),
     Layer.provideMerge(NodeHttpServer.layerTest)

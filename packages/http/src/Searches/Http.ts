@@ -90,7 +90,8 @@ export const layer = HttpApiBuilder.group(OsirisApi, "searches", (handlers) =>
       id: string,
       mode: Mode,
       replay: boolean,
-      running: Option.Option<Fiber.RuntimeFiber<unknown>>
+      running: Option.Option<Fiber.RuntimeFiber<unknown>>,
+      created?: Search.Search
     ) =>
       Effect.gen(function*() {
         if (mode._tag === "Sync") {
@@ -107,8 +108,11 @@ export const layer = HttpApiBuilder.group(OsirisApi, "searches", (handlers) =>
             current = yield* searches.get(key.applicationId, id)
           }
         }
-        const s = Option.getOrThrow(yield* searches.get(key.applicationId, id)).body
-        const done = TERMINAL.includes(s.state)
+        // A new asynchronous search is answered as created (PENDING, 202), whatever the worker did since.
+        const s = mode._tag === "Async" && !replay && created !== undefined
+          ? created
+          : Option.getOrThrow(yield* searches.get(key.applicationId, id)).body
+        const done = TERMINAL.includes(s.state) && !(mode._tag === "Async" && !replay)
         const applied = mode._tag === "Async" ? "respond-async" : mode.applied
         return json(done ? 201 : 202, s, {
           ...headersFor(s, replay),
@@ -187,7 +191,7 @@ export const layer = HttpApiBuilder.group(OsirisApi, "searches", (handlers) =>
           })
           if (idempotencyKey === undefined) {
             yield* create
-            return yield* respond(key, id, mode, false, Option.some(yield* start(id)))
+            return yield* respond(key, id, mode, false, Option.some(yield* start(id)), pending)
           }
           const claim = yield* idempotency.claim({
             applicationId: key.applicationId,
@@ -211,7 +215,7 @@ export const layer = HttpApiBuilder.group(OsirisApi, "searches", (handlers) =>
             )
           }
           if (claim.right._tag === "Created") {
-            return yield* respond(key, id, mode, false, Option.some(yield* start(id)))
+            return yield* respond(key, id, mode, false, Option.some(yield* start(id)), pending)
           }
           // A replay: a synchronous request waits (within its budget) for the first one's search.
           return yield* respond(key, claim.right.resourceId, mode, true, Option.none())
