@@ -226,3 +226,27 @@ const lines = (text: string) =>
   }
   write("ofac-sdn.json", [...entries.values()])
 }
+
+// --- NAICS 2022: six-digit industries with their titles and index entries (the classifier's documents).
+{
+  const codes = parseCsv(read("naics", "naics_2022_codes.csv"), { columns: true, skip_empty_lines: true }) as Array<
+    { code: string; title: string; level: string }
+  >
+  const index = parseCsv(read("naics", "2022_NAICS_Index_File.csv"), {
+    columns: true,
+    skip_empty_lines: true
+  }) as Array<
+    Record<string, string>
+  >
+  const industries = new Map<string, { code: string; title: string; entries: Array<string> }>()
+  for (const c of codes) {
+    if (/^\d{6}$/.test(c.code)) industries.set(c.code, { code: c.code, title: c.title.trim(), entries: [] })
+  }
+  for (const row of index) {
+    const code = (row["NAICS22"] ?? "").trim()
+    const entry = (row["INDEX ITEM DESCRIPTION"] ?? "").trim()
+    const industry = industries.get(code)
+    if (industry !== undefined && entry !== "" && entry !== industry.title) industry.entries.push(entry)
+  }
+  write("naics.json", [...industries.values()].sort((a, b) => a.code.localeCompare(b.code)))
+}

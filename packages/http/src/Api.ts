@@ -100,6 +100,26 @@ export class BusinessesGroup extends HttpApiGroup.make("businesses")
   .annotate(OpenApi.Title, "Business Verification")
 {}
 
+/** Business Verification: the records of ordered extras, one path per option. */
+export class OrderablesGroup extends HttpApiGroup.make("orderables")
+  .add(
+    HttpApiEndpoint.get("websiteAnalysis", "/website_analysis_requests/:id").setPath(SearchId).addSuccess(
+      Events.OrderRecord
+    )
+  )
+  .add(
+    HttpApiEndpoint.get("naicsPrediction", "/naics_prediction_requests/:id").setPath(SearchId).addSuccess(
+      Events.OrderRecord
+    )
+  )
+  .add(
+    HttpApiEndpoint.get("pepScreening", "/pep_screening_requests/:id").setPath(SearchId).addSuccess(Events.OrderRecord)
+  )
+  .add(HttpApiEndpoint.get("enhanced", "/enhanced_requests/:id").setPath(SearchId).addSuccess(Events.OrderRecord))
+  .middleware(Authentication)
+  .annotate(OpenApi.Title, "Business Verification")
+{}
+
 /** An API key as the API shows it (the key itself only in the creation response). */
 export const ApiKeyView = Schema.Struct({
   id: Schema.String,
@@ -205,6 +225,26 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
   .annotate(OpenApi.Title, "Platform")
 {}
 
+/** Platform: billable usage per day (scope usage:read). */
+export class UsageGroup extends HttpApiGroup.make("usage")
+  .add(
+    HttpApiEndpoint.get("daily", "/usage")
+      .setUrlParams(Schema.Struct({ from: Schema.optional(Schema.String), to: Schema.optional(Schema.String) }))
+      .addSuccess(
+        Schema.Struct({
+          from: Schema.String,
+          to: Schema.String,
+          environment: Schema.Literal("SANDBOX", "PRODUCTION"),
+          data: Schema.Array(Schema.Struct({ date: Schema.String, kind: Schema.String, count: Schema.Number })),
+          total: Schema.Number
+        }).annotations({ identifier: "Usage" })
+      )
+      .addError(ValidationErrorBody)
+  )
+  .middleware(Authentication)
+  .annotate(OpenApi.Title, "Platform")
+{}
+
 /** Platform: liveness and readiness (no key needed). */
 export class HealthGroup extends HttpApiGroup.make("health")
   .add(HttpApiEndpoint.get("live", "/health/live").addSuccess(Schema.Struct({ status: Schema.Literal("ok") })))
@@ -213,11 +253,13 @@ export class HealthGroup extends HttpApiGroup.make("health")
 {}
 
 /** The whole API. */
-export class OsirisApi
-  extends HttpApi.make("osiris").add(SearchesGroup).add(BusinessesGroup).add(ApiKeysGroup).add(WebhooksGroup).add(
-    HealthGroup
-  ).annotate(
-    OpenApi.Title,
-    "Osiris"
-  )
+export class OsirisApi extends HttpApi.make("osiris")
+  .add(SearchesGroup)
+  .add(BusinessesGroup)
+  .add(OrderablesGroup)
+  .add(ApiKeysGroup)
+  .add(WebhooksGroup)
+  .add(UsageGroup)
+  .add(HealthGroup)
+  .annotate(OpenApi.Title, "Osiris")
 {}

@@ -19,11 +19,17 @@ import * as BusinessesHttp from "./Businesses/Http.js"
 import * as Errors from "./Errors.js"
 import * as Health from "./Health.js"
 import { IdempotencyRepo } from "./Idempotency/Repo.js"
+import * as OrderablesHttp from "./Orderables/Http.js"
+import * as Providers from "./Orderables/Providers.js"
+import { OrderablesRepo } from "./Orderables/Repo.js"
+import * as OrderablesWorker from "./Orderables/Worker.js"
 import * as SearchesHttp from "./Searches/Http.js"
 import { SearchesRepo } from "./Searches/Repo.js"
 import { Engines } from "./Searches/Worker.js"
 import * as Worker from "./Searches/Worker.js"
 import * as Migrations from "./Storage/Migrations.js"
+import * as UsageHttp from "./Usage/Http.js"
+import { UsageRepo } from "./Usage/Repo.js"
 import * as WebhooksHttp from "./Webhooks/Http.js"
 
 /** Serving the API with the documented bodies for unanswered failures (500/503) and a request log. */
@@ -42,6 +48,10 @@ export interface HostConfig {
     /** Run the delivery worker in this process (default true). */
     readonly deliver?: boolean
   }
+  /** The PEP list production PEP screening uses (none: those orderables fail, saying so). */
+  readonly pepList?: Providers.PepList
+  /** Where production enhanced searches find officers and addresses online (none: they fail, saying so). */
+  readonly enhancedSource?: Providers.EnhancedSource
   readonly sandboxRegistry?: ReadonlyArray<Registry.RegistryBusiness>
   readonly productionRegistry?: ReadonlyArray<Registry.RegistryBusiness>
 }
@@ -60,7 +70,14 @@ export const layerEngines = (config: HostConfig) =>
   )
 
 /** The repositories. */
-export type Repos = ApiKeysRepo | SearchesRepo | IdempotencyRepo | Store.WebhookStore | Ids.Ids
+export type Repos =
+  | ApiKeysRepo
+  | SearchesRepo
+  | OrderablesRepo
+  | UsageRepo
+  | IdempotencyRepo
+  | Store.WebhookStore
+  | Ids.Ids
 
 /** Repositories on a migrated database (requires the database layer). */
 export const layerRepos: Layer.Layer<
@@ -70,6 +87,8 @@ export const layerRepos: Layer.Layer<
 > = Layer.mergeAll(
   ApiKeysRepo.layer,
   SearchesRepo.layer,
+  OrderablesRepo.layer,
+  UsageRepo.layer,
   IdempotencyRepo.layer
 ).pipe(
   Layer.provideMerge(Store.WebhookStore.layer),
@@ -77,8 +96,23 @@ export const layerRepos: Layer.Layer<
   Layer.provideMerge(Ids.Ids.layer)
 )
 
-/** A background worker that claims and runs due searches (requires the repositories and engines). */
-export const layerWorker = Layer.scopedDiscard(Effect.forkScoped(Worker.worker(`worker-${randomUUID()}`)))
+/** Background workers that claim and run due searches and orderables (requires the repositories and engines). */
+export const layerWorker = Layer.scopedDiscard(Effect.gen(function*() {
+  const owner = `worker-${randomUUID()}`
+  yield* Effect.forkScoped(Worker.worker(owner))
+  yield* Effect.forkScoped(OrderablesWorker.worker(owner))
+}))
+
+/** The orderable providers: deterministic in the sandbox, real in production. */
+export const layerProviders = (config: HostConfig) =>
+  Layer.succeed(Providers.OrderProviders, {
+    SANDBOX: Providers.sandbox,
+    PRODUCTION: Providers.production({
+      guard: { allowInsecure: config.webhooks?.allowInsecure === true },
+      ...(config.pepList === undefined ? {} : { pepList: config.pepList }),
+      ...(config.enhancedSource === undefined ? {} : { enhancedSource: config.enhancedSource })
+    })
+  })
 
 /** Webhook settings and the delivery worker (requires the repositories). */
 export const layerWebhooks = (config: HostConfig) => {
@@ -98,6 +132,8 @@ export const layerApi = (config: HostConfig) => {
   const api = HttpApiBuilder.api(OsirisApi).pipe(
     Layer.provide(SearchesHttp.layer),
     Layer.provide(BusinessesHttp.layer),
+    Layer.provide(OrderablesHttp.layer),
+    Layer.provide(UsageHttp.layer),
     Layer.provide(ApiKeysHttp.layer),
     Layer.provide(WebhooksHttp.layer),
     Layer.provide(Health.layer),
@@ -109,5 +145,9 @@ export const layerApi = (config: HostConfig) => {
     HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" }).pipe(Layer.provide(api)),
     HttpApiScalar.layer({ path: "/docs" }).pipe(Layer.provide(api)),
     layerWorker
-  ).pipe(Layer.provide(layerEngines(config)), Layer.provideMerge(layerWebhooks(config)))
+  ).pipe(
+    Layer.provide(layerEngines(config)),
+    Layer.provide(layerProviders(config)),
+    Layer.provideMerge(layerWebhooks(config))
+  )
 }

@@ -11,6 +11,7 @@ import { Config, Console, Effect, Layer, Option, Redacted } from "effect"
 import { createServer } from "node:http"
 import { ApiKeysRepo, SCOPES } from "./ApiKeys/Repo.js"
 import * as Host from "./Host.js"
+import * as Providers from "./Orderables/Providers.js"
 import { LeaseMillis } from "./Searches/Worker.js"
 import * as Database from "./Storage/Database.js"
 
@@ -31,6 +32,11 @@ const allowInsecure = Config.boolean("OSIRIS_WEBHOOK_ALLOW_INSECURE").pipe(
 const leaseSeconds = Config.number("OSIRIS_LEASE_SECONDS").pipe(
   Config.withDefault(60),
   Config.withDescription("How long a claimed search stays with its process before another may take it over")
+)
+
+const pepListPath = Config.string("OSIRIS_PEP_LIST").pipe(
+  Config.option,
+  Config.withDescription("A PEP list (JSON Lines of {name, id?, aliases?, positions?}) for production PEP screening")
 )
 
 const sandboxRegistry = Synthetic.registry(2026, 500)
@@ -69,6 +75,7 @@ const main = Effect.gen(function*() {
   const configured = yield* baseUrlConfig
   const insecure = yield* allowInsecure
   const lease = yield* leaseSeconds
+  const pepList = Option.map(yield* pepListPath, Providers.readPepList)
   const baseUrl = Option.getOrElse(configured, () => `http://localhost:${p}`).replace(/\/+$/, "")
   const server = NodeHttpServer.layer(createServer, { port: p })
   const announce = Layer.effectDiscard(Effect.gen(function*() {
@@ -82,7 +89,12 @@ const main = Effect.gen(function*() {
   const storage = Host.layerRepos.pipe(Layer.provideMerge(Database.layerConfig))
   return Layer.mergeAll(
     Host.serve({ log: true }).pipe(
-      Layer.provide(Host.layerApi({ baseUrl, sandboxRegistry, webhooks: { allowInsecure: insecure } }))
+      Layer.provide(Host.layerApi({
+        baseUrl,
+        sandboxRegistry,
+        webhooks: { allowInsecure: insecure },
+        ...(Option.isSome(pepList) ? { pepList: pepList.value } : {})
+      }))
     ),
     announce
   ).pipe(

@@ -2,7 +2,7 @@
 import { HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Engine, Formats, type Ids, type Registry, type Search, type SearchRequest } from "@osiris/core"
-import { Effect, Layer, Redacted } from "effect"
+import { Clock, Effect, Layer, Redacted } from "effect"
 import { ApiKeys, Host } from "../src/index.js"
 import type { Backend } from "./Backends.js"
 
@@ -19,7 +19,9 @@ export const serverFor = (
     Layer.provideMerge(Host.layerApi({ baseUrl: BASE_URL, sandboxRegistry, productionRegistry })),
     Layer.provideMerge(Host.layerRepos),
     Layer.provideMerge(backend.fresh()),
-    Layer.provideMerge(NodeHttpServer.layerTest)
+    Layer.provideMerge(NodeHttpServer.layerTest),
+    // The host's background workers poll on the real clock (the suites' TestClock never moves).
+    Layer.provide(Layer.setClock(Clock.make()))
   )
 
 /** A new application with a sandbox and a production key, and the server's address. */

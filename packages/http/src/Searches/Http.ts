@@ -6,12 +6,14 @@
  */
 import { HttpApiBuilder, HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Engine, Formats, Ids, RequestValidation, type Search, SearchRequest, SearchState } from "@osiris/core"
+import { Events } from "@osiris/webhooks"
 import { Clock, Duration, Effect, Either, Fiber, Option, Schema } from "effect"
 import { randomUUID } from "node:crypto"
 import { CurrentKey, OsirisApi } from "../Api.js"
 import type { ApiKey, Environment } from "../ApiKeys/Repo.js"
 import { IdempotencyRepo } from "../Idempotency/Repo.js"
 import { fingerprint } from "../Idempotency/Repo.js"
+import { kinds } from "../Orderables/Repo.js"
 import { SearchesRepo, type StoredSearch } from "./Repo.js"
 import { Engines, execute, LeaseMillis } from "./Worker.js"
 
@@ -174,12 +176,23 @@ export const layer = HttpApiBuilder.group(OsirisApi, "searches", (handlers) =>
           const at = yield* now
           const id = (yield* ids.next) as Search.Search["id"]
           const engine = engines[key.environment as Environment]
+          const options = [...new Set(request.options ?? [])]
+          const orderables: Array<Search.Orderable> = []
+          for (const option of options) {
+            const oid = (yield* ids.next) as Search.Orderable["id"]
+            orderables.push({
+              id: oid,
+              option,
+              type: Events.recordTypes[option],
+              url: `${engine.config.baseUrl}/${kinds[option]}/${oid}`
+            })
+          }
           const pending = Engine.pendingSearch(request, {
             id,
             created_at: at,
             updated_at: at,
-            options: request.options ?? [],
-            orderables: [],
+            options,
+            orderables,
             user: userOf(key),
             idempotency_key: idempotencyKey ?? null
           }, engine.config)

@@ -105,6 +105,14 @@ export class SearchesRepo extends Context.Tag("@osiris/http/SearchesRepo")<Searc
               values (${input.body.id}, ${input.applicationId}, ${input.environment}, 'PENDING', ${input.body.reference_id},
                 ${sql.json(input.request)}, ${sql.json(input.body)}, ${input.body.created_at}::timestamp,
                 ${input.body.updated_at}::timestamp)`
+            // One orderable per option, PENDING, run after the search (Orderables/Worker.ts).
+            for (const o of input.body.orderables) {
+              yield* sql`insert into orderables (id, search_id, application_id, environment, option, type, state,
+                  reference_id, created_at, updated_at)
+                values (${o.id}, ${input.body.id}, ${input.applicationId}, ${input.environment}, ${o.option}, ${o.type},
+                  'PENDING', ${input.body.reference_id}, ${input.body.created_at}::timestamp,
+                  ${input.body.created_at}::timestamp)`
+            }
             yield* webhooks.publish({
               applicationId: input.applicationId,
               environment: input.environment,
@@ -152,6 +160,12 @@ export class SearchesRepo extends Context.Tag("@osiris/http/SearchesRepo")<Searc
               returning application_id, environment`
             const row = rows[0]
             if (row === undefined) return false
+            // Production work is billable: one usage record per search (DECISIONS section 3).
+            if (row.environment === "PRODUCTION") {
+              yield* sql`insert into usage_records (application_id, environment, kind, resource_id, at)
+                values (${row.applicationId}, ${row.environment}, 'search', ${id}, ${body.updated_at}::timestamp)
+                on conflict (kind, resource_id) do nothing`
+            }
             yield* webhooks.publish({
               applicationId: row.applicationId,
               environment: row.environment,
@@ -177,6 +191,9 @@ export class SearchesRepo extends Context.Tag("@osiris/http/SearchesRepo")<Searc
             yield* sql`update searches set state = 'CANCELLED', body = ${sql.json(next)},
                 updated_at = ${next.updated_at}::timestamp, lease_owner = null, lease_until = null
               where id = ${id}`
+            yield* sql`update orderables set state = 'CANCELLED', updated_at = ${next.updated_at}::timestamp,
+                lease_owner = null, lease_until = null
+              where search_id = ${id} and state in ('PENDING', 'EXECUTING')`
             yield* webhooks.publish({
               applicationId,
               environment: current.environment,

@@ -8,9 +8,10 @@ import { Migrator, SqlClient } from "@effect/sql"
 import { migration as webhooks } from "@osiris/webhooks"
 import { Effect } from "effect"
 import init from "../migrations/0001_init.js"
+import orderables from "../migrations/0003_orderables.js"
 
 /** The migrations, in order. */
-export const migrations = { "0001_init": init, "0002_webhooks": webhooks }
+export const migrations = { "0001_init": init, "0002_webhooks": webhooks, "0003_orderables": orderables }
 
 const TABLE = "osiris_migrations"
 
