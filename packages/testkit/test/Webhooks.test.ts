@@ -153,6 +153,23 @@ for (const db of databases()) {
       expect(submitted.webhookId).not.toBe(d.webhookId)
     })
 
+    it("a completed orderable sends <RecordType>.completed with its record, then BusinessSearch.updated", async () => {
+      const s = await sink()
+      const app = await subscribed(s, ["NAICSPredictionRequest.completed", "BusinessSearch.updated"])
+      const res = await host.call(app.key, "POST", "/searches", {
+        ...sampleRequest,
+        options: ["Order.NaicsPrediction"]
+      })
+      expect(res.status).toBe(201)
+      const orderable = res.body.orderables[0]
+      const d = await s.waitFor("NAICSPredictionRequest.completed", (d) => d.event?.data.id === orderable.id)
+      const record = await host.call(app.key, "GET", `/naics_prediction_requests/${orderable.id}`)
+      expect(d.event!.data).toEqual(record.body)
+      expect(d.event!.data).toMatchObject({ state: "COMPLETED", search_id: res.body.id })
+      const updated = await s.waitFor("BusinessSearch.updated", (u) => u.event?.data.id === res.body.id)
+      expect(updated.event!.data.orderables).toEqual(res.body.orderables)
+    })
+
     it("after a secret rotation both the old and the new secret verify for 24 hours", async () => {
       const s = await sink()
       const app = await subscribed(s, ["APIKey.created"])
