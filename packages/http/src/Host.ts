@@ -23,6 +23,7 @@ import * as OrderablesHttp from "./Orderables/Http.js"
 import * as Providers from "./Orderables/Providers.js"
 import { OrderablesRepo } from "./Orderables/Repo.js"
 import * as OrderablesWorker from "./Orderables/Worker.js"
+import * as RateLimit from "./RateLimit.js"
 import * as SearchesHttp from "./Searches/Http.js"
 import { SearchesRepo } from "./Searches/Repo.js"
 import { Engines } from "./Searches/Worker.js"
@@ -32,11 +33,21 @@ import * as UsageHttp from "./Usage/Http.js"
 import { UsageRepo } from "./Usage/Repo.js"
 import * as WebhooksHttp from "./Webhooks/Http.js"
 
-/** Serving the API with the documented bodies for unanswered failures (500/503) and a request log. */
-export const serve = (options: { readonly log?: boolean } = {}) =>
-  HttpApiBuilder.serve((
-    app
-  ) => (options.log === true ? HttpMiddleware.logger(Errors.middleware(app)) : Errors.middleware(app)))
+/**
+ * Serving the API with the documented bodies for unanswered failures (500/503), the per-key rate
+ * limit (default 100 requests per second, bursts of 200) and, optionally, a request log.
+ */
+export const serve = (
+  options: { readonly log?: boolean; readonly rateLimit?: RateLimit.RateLimitOptions | false } = {}
+) => {
+  const limit = options.rateLimit === false
+    ? <A>(app: A) => app
+    : RateLimit.middleware(options.rateLimit ?? { perSecond: 100, burst: 200 })
+  return HttpApiBuilder.serve((app) => {
+    const served = Errors.middleware(limit(app))
+    return options.log === true ? HttpMiddleware.logger(served) : served
+  })
+}
 
 /** What the host needs to know. */
 export interface HostConfig {

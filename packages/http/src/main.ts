@@ -39,6 +39,17 @@ const pepListPath = Config.string("OSIRIS_PEP_LIST").pipe(
   Config.withDescription("A PEP list (JSON Lines of {name, id?, aliases?, positions?}) for production PEP screening")
 )
 
+const rateLimit = Config.all({
+  perSecond: Config.number("OSIRIS_RATE_LIMIT").pipe(
+    Config.withDefault(100),
+    Config.withDescription("Requests per second per API key (per process); 0 turns the limit off")
+  ),
+  burst: Config.number("OSIRIS_RATE_BURST").pipe(
+    Config.withDefault(200),
+    Config.withDescription("Requests a key may make at once before the rate applies")
+  )
+})
+
 const sandboxRegistry = Synthetic.registry(2026, 500)
 
 /** Creates the demo application and its sandbox key on an empty store, and prints the key once. */
@@ -75,6 +86,7 @@ const main = Effect.gen(function*() {
   const configured = yield* baseUrlConfig
   const insecure = yield* allowInsecure
   const lease = yield* leaseSeconds
+  const limit = yield* rateLimit
   const pepList = Option.map(yield* pepListPath, Providers.readPepList)
   const baseUrl = Option.getOrElse(configured, () => `http://localhost:${p}`).replace(/\/+$/, "")
   const server = NodeHttpServer.layer(createServer, { port: p })
@@ -88,7 +100,7 @@ const main = Effect.gen(function*() {
   }))
   const storage = Host.layerRepos.pipe(Layer.provideMerge(Database.layerConfig))
   return Layer.mergeAll(
-    Host.serve({ log: true }).pipe(
+    Host.serve({ log: true, rateLimit: limit.perSecond > 0 ? limit : false }).pipe(
       Layer.provide(Host.layerApi({
         baseUrl,
         sandboxRegistry,

@@ -25,7 +25,13 @@ const startHost = (databaseUrl: string) =>
   new Promise<Running>((resolve, reject) => {
     const proc = spawn(process.execPath, ["packages/http/bin/host.mjs"], {
       cwd: root,
-      env: { ...process.env, DATABASE_URL: databaseUrl, PORT: "0", OSIRIS_LEASE_SECONDS: "3" },
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        PORT: "0",
+        OSIRIS_LEASE_SECONDS: "3",
+        OSIRIS_RATE_LIMIT: "1000"
+      },
       stdio: ["ignore", "pipe", "pipe"]
     })
     let out = ""

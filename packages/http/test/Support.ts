@@ -13,9 +13,10 @@ export const BASE_URL = "http://osiris.test"
 export const serverFor = (
   backend: Backend,
   sandboxRegistry: ReadonlyArray<Registry.RegistryBusiness>,
-  productionRegistry: ReadonlyArray<Registry.RegistryBusiness> = []
+  productionRegistry: ReadonlyArray<Registry.RegistryBusiness> = [],
+  serveOptions: Parameters<typeof Host.serve>[0] = {}
 ) =>
-  Host.serve().pipe(
+  Host.serve(serveOptions).pipe(
     Layer.provideMerge(Host.layerApi({ baseUrl: BASE_URL, sandboxRegistry, productionRegistry })),
     Layer.provideMerge(Host.layerRepos),
     Layer.provideMerge(backend.fresh()),
