@@ -57,7 +57,10 @@ export const middleware = (options: RateLimitOptions) => {
       const wait = take(id, yield* Clock.currentTimeMillis)
       if (wait === 0) return yield* app
       return HttpServerResponse.unsafeJson(
-        { detail: `Rate limit exceeded: at most ${options.perSecond} requests a second per key (burst ${options.burst}).` },
+        {
+          detail:
+            `Rate limit exceeded: at most ${options.perSecond} requests a second per key (burst ${options.burst}).`
+        },
         { status: 429, headers: { "retry-after": String(Math.max(1, Math.ceil(wait / 1000))) } }
       )
     })
