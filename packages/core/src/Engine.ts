@@ -159,12 +159,35 @@ const RECORD_HITS_CACHE = 50_000
 
 const hitKey = (h: WatchlistHit) => `${h.list}\u0000${h.entity_id}\u0000${h.matched}`
 
+/** An autocomplete query: what was typed, optionally a state, how many suggestions. */
+export interface SuggestQuery {
+  readonly q: string
+  readonly state?: string | undefined
+  readonly limit: number
+}
+
+/** A business suggested for a query, with how its name matches what was typed. */
+export interface Suggestion {
+  readonly business: RegistryBusiness
+  readonly match: Search.NameMatch
+  readonly similarity: number
+}
+
+/** A business's address as one line (its `address`, else its primary address's parts). */
+export const addressLineOf = (b: Pick<Business, "address" | "primary_address">): string =>
+  b.address ?? [b.primary_address?.street, b.primary_address?.city, b.primary_address?.state].filter((x) => x).join(", ")
+
+/** The state of a record's main address. */
+const stateOf = (b: RegistryBusiness) => (b.primary_address ?? b.addresses[0])?.state ?? null
+
 /** Runs searches. */
 export class Engine extends Context.Tag("@osiris/core/Engine")<Engine, {
   readonly config: EngineConfig
   readonly verify: (input: VerifyInput) => Effect.Effect<Verification>
   /** The registry's business with this id, as the contract's Business. */
   readonly business: (id: string) => Effect.Effect<Business | undefined>
+  /** Businesses whose names answer a typed query (autocomplete), best first. */
+  readonly suggest: (query: SuggestQuery) => Effect.Effect<ReadonlyArray<Suggestion>>
 }>() {
   /** The engine over the registry, TIN authority, watchlist, website resolver and scoring services. */
   static readonly layer = (config: EngineConfig) =>
@@ -208,11 +231,7 @@ export class Engine extends Context.Tag("@osiris/core/Engine")<Engine, {
             if (tokenForm) {
               record = input.businessId === undefined ? undefined : yield* registry.get(input.businessId)
               name = record?.name ?? ""
-              addressLine = record === undefined
-                ? ""
-                : record.address ??
-                  [record.primary_address?.street, record.primary_address?.city, record.primary_address?.state]
-                    .filter((x) => x).join(", ")
+              addressLine = record === undefined ? "" : addressLineOf(record)
               if (record !== undefined) probability = 1
             } else {
               name = req.name
@@ -358,7 +377,26 @@ export class Engine extends Context.Tag("@osiris/core/Engine")<Engine, {
 
         const business = (id: string) =>
           Effect.map(registry.get(id), (r) => (r === undefined ? undefined : toBusiness(r, config)))
-        return { config, verify, business }
+        const suggest = (query: SuggestQuery) =>
+          Effect.gen(function*() {
+            const prepared = prepareRequest({ name: query.q, alternatives: [] }, UsAddress.parse(""), { officers: [] })
+            const state = query.state?.toUpperCase()
+            const candidates = yield* registry.search(prepared, { limit: Math.max(20, query.limit * 4) })
+            return candidates
+              .filter((c) => state === undefined || stateOf(c.business) === state)
+              .map((c) => {
+                const names = { name: c.business.name, alternatives: c.business.alternative_names }
+                const typed = { name: query.q, alternatives: [] }
+                return {
+                  business: c.business,
+                  match: NameMatch.grade(typed, names),
+                  similarity: NameMatch.bestSimilarity(typed, names)
+                }
+              })
+              .sort((a, b) => b.similarity - a.similarity)
+              .slice(0, query.limit)
+          })
+        return { config, verify, business, suggest }
       })
     )
 

@@ -120,6 +120,34 @@ export class OrderablesGroup extends HttpApiGroup.make("orderables")
   .annotate(OpenApi.Title, "Business Verification")
 {}
 
+/** Business Verification: autocomplete, handing out business tokens for `POST /searches`. */
+export class AutocompleteGroup extends HttpApiGroup.make("autocomplete")
+  .add(
+    HttpApiEndpoint.get("businesses", "/autocomplete/businesses")
+      .setUrlParams(Schema.Struct({
+        q: Schema.optional(Schema.String),
+        state: Schema.optional(Schema.String),
+        limit: Schema.optional(Schema.String)
+      }))
+      .addSuccess(
+        Schema.Struct({
+          suggestions: Schema.Array(Schema.Struct({
+            business_token: Schema.String,
+            label: Schema.String,
+            name: Schema.String,
+            city: Schema.NullOr(Schema.String),
+            state: Schema.NullOr(Schema.String),
+            structure: Schema.NullOr(Schema.String),
+            match: Search.NameMatch
+          }))
+        }).annotations({ identifier: "Suggestions" })
+      )
+      .addError(ValidationErrorBody)
+  )
+  .middleware(Authentication)
+  .annotate(OpenApi.Title, "Business Verification")
+{}
+
 /** An API key as the API shows it (the key itself only in the creation response). */
 export const ApiKeyView = Schema.Struct({
   id: Schema.String,
@@ -257,6 +285,7 @@ export class OsirisApi extends HttpApi.make("osiris")
   .add(SearchesGroup)
   .add(BusinessesGroup)
   .add(OrderablesGroup)
+  .add(AutocompleteGroup)
   .add(ApiKeysGroup)
   .add(WebhooksGroup)
   .add(UsageGroup)

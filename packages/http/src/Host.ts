@@ -15,7 +15,9 @@ import { OsirisApi } from "./Api.js"
 import * as ApiKeysHttp from "./ApiKeys/Http.js"
 import { ApiKeysRepo } from "./ApiKeys/Repo.js"
 import * as Auth from "./Auth.js"
+import * as AutocompleteHttp from "./Autocomplete/Http.js"
 import * as BusinessesHttp from "./Businesses/Http.js"
+import { BusinessTokens } from "./BusinessTokens.js"
 import * as Errors from "./Errors.js"
 import * as Health from "./Health.js"
 import { IdempotencyRepo } from "./Idempotency/Repo.js"
@@ -87,6 +89,7 @@ export type Repos =
   | OrderablesRepo
   | UsageRepo
   | IdempotencyRepo
+  | BusinessTokens
   | Store.WebhookStore
   | Ids.Ids
 
@@ -100,7 +103,8 @@ export const layerRepos: Layer.Layer<
   SearchesRepo.layer,
   OrderablesRepo.layer,
   UsageRepo.layer,
-  IdempotencyRepo.layer
+  IdempotencyRepo.layer,
+  BusinessTokens.layer
 ).pipe(
   Layer.provideMerge(Store.WebhookStore.layer),
   Layer.provideMerge(Layer.effectDiscard(Migrations.run)),
@@ -143,6 +147,7 @@ export const layerApi = (config: HostConfig) => {
   const api = HttpApiBuilder.api(OsirisApi).pipe(
     Layer.provide(SearchesHttp.layer),
     Layer.provide(BusinessesHttp.layer),
+    Layer.provide(AutocompleteHttp.layer),
     Layer.provide(OrderablesHttp.layer),
     Layer.provide(UsageHttp.layer),
     Layer.provide(ApiKeysHttp.layer),

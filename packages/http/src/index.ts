@@ -1,6 +1,7 @@
 /** Osiris reference host: storage, command line and (next) HTTP API. */
 export * as ApiKeys from "./ApiKeys/Repo.js"
 export * as Batch from "./Batch.js"
+export * as BusinessTokens from "./BusinessTokens.js"
 export * as Cli from "./Cli.js"
 export * as Errors from "./Errors.js"
 export * as Host from "./Host.js"

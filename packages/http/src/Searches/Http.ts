@@ -11,6 +11,7 @@ import { Clock, Duration, Effect, Either, Fiber, Option, Schema } from "effect"
 import { randomUUID } from "node:crypto"
 import { CurrentKey, OsirisApi } from "../Api.js"
 import type { ApiKey, Environment } from "../ApiKeys/Repo.js"
+import { BusinessTokens } from "../BusinessTokens.js"
 import { IdempotencyRepo } from "../Idempotency/Repo.js"
 import { fingerprint } from "../Idempotency/Repo.js"
 import { kinds } from "../Orderables/Repo.js"
@@ -74,6 +75,7 @@ export const layer = HttpApiBuilder.group(OsirisApi, "searches", (handlers) =>
     const idempotency = yield* IdempotencyRepo
     const ids = yield* Ids.Ids
     const engines = yield* Engines
+    const tokens = yield* BusinessTokens
     const owner = `host-${randomUUID()}`
     const leaseMillis = yield* LeaseMillis
     const scope = yield* Effect.scope
@@ -162,16 +164,30 @@ export const layer = HttpApiBuilder.group(OsirisApi, "searches", (handlers) =>
           }
           const { body: request, idempotencyKey } = validated.right
           const mode = modeOf(req.headers["prefer"], key)
+          // Form 2: the token must be this application's and environment's, and alive (15 minutes).
+          let resolved: { readonly businessId: string; readonly name: string; readonly address: string } | undefined
           if (SearchRequest.isBusinessTokenForm(request)) {
-            return HttpServerResponse.text(
-              RequestValidation.unprocessable([{
-                type: "business_token_invalid",
-                loc: ["body", "business_token"],
-                msg: "Unknown or expired business token",
-                input: request.business_token
-              }]).body,
-              { status: 422, contentType: "application/json" }
-            )
+            const checked = tokens.check(request.business_token, {
+              applicationId: key.applicationId,
+              environment: key.environment,
+              nowMillis: yield* Clock.currentTimeMillis
+            })
+            const business = Either.isRight(checked)
+              ? yield* engines[key.environment].business(checked.right.businessId)
+              : undefined
+            if (business === undefined) {
+              const expired = Either.isLeft(checked) && checked.left === "business_token_expired"
+              return HttpServerResponse.text(
+                RequestValidation.unprocessable([{
+                  type: expired ? "business_token_expired" : "business_token_invalid",
+                  loc: ["body", "business_token"],
+                  msg: expired ? "The business token has expired" : "Unknown business token",
+                  input: request.business_token
+                }]).body,
+                { status: 422, contentType: "application/json" }
+              )
+            }
+            resolved = { businessId: business.id, name: business.name, address: Engine.addressLineOf(business) }
           }
           const at = yield* now
           const id = (yield* ids.next) as Search.Search["id"]
@@ -187,20 +203,26 @@ export const layer = HttpApiBuilder.group(OsirisApi, "searches", (handlers) =>
               url: `${engine.config.baseUrl}/${kinds[option]}/${oid}`
             })
           }
-          const pending = Engine.pendingSearch(request, {
-            id,
-            created_at: at,
-            updated_at: at,
-            options,
-            orderables,
-            user: userOf(key),
-            idempotency_key: idempotencyKey ?? null
-          }, engine.config)
+          const pending = Engine.pendingSearch(
+            request,
+            {
+              id,
+              created_at: at,
+              updated_at: at,
+              options,
+              orderables,
+              user: userOf(key),
+              idempotency_key: idempotencyKey ?? null
+            },
+            engine.config,
+            resolved
+          )
           const create = searches.create({
             applicationId: key.applicationId,
             environment: key.environment,
             request,
-            body: pending
+            body: pending,
+            ...(resolved === undefined ? {} : { businessId: resolved.businessId })
           })
           if (idempotencyKey === undefined) {
             yield* create

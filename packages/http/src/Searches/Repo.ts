@@ -20,6 +20,8 @@ export interface StoredSearch {
   readonly request: unknown
   readonly body: Search.Search
   readonly attempts: number
+  /** The business a business token named (Form 2), if the search came with one. */
+  readonly businessId: string | null
 }
 
 /** A search handed to a worker, with the lease it holds. */
@@ -35,6 +37,7 @@ interface Row {
   readonly request: unknown
   readonly body: Search.Search
   readonly attempts: number
+  readonly businessId: string | null
   readonly leaseOwner?: string | null
 }
 
@@ -48,7 +51,8 @@ const toStored = (r: Row): StoredSearch => ({
   state: r.state,
   request: parse(r.request),
   body: parse(r.body) as Search.Search,
-  attempts: r.attempts
+  attempts: r.attempts,
+  businessId: r.businessId
 })
 
 /** The searches store. */
@@ -59,6 +63,8 @@ export class SearchesRepo extends Context.Tag("@osiris/http/SearchesRepo")<Searc
     readonly environment: Environment
     readonly request: unknown
     readonly body: Search.Search
+    /** The business a business token named. */
+    readonly businessId?: string
   }) => Effect.Effect<void>
   /** Claims up to `limit` due searches (PENDING, or EXECUTING with an expired lease) for `owner`. */
   readonly claim: (owner: string, leaseMillis: number, limit: number) => Effect.Effect<ReadonlyArray<ClaimedSearch>>
@@ -97,14 +103,15 @@ export class SearchesRepo extends Context.Tag("@osiris/http/SearchesRepo")<Searc
     Effect.gen(function*() {
       const sql = yield* PgClient.PgClient
       const webhooks = yield* Store.WebhookStore
-      const columns = sql`id, application_id, environment, state, request, body, attempts`
+      const columns = sql`id, application_id, environment, state, request, body, attempts, business_id`
       return SearchesRepo.of({
         create: (input) =>
           sql.withTransaction(Effect.gen(function*() {
-            yield* sql`insert into searches (id, application_id, environment, state, reference_id, request, body, created_at, updated_at)
+            yield* sql`insert into searches (id, application_id, environment, state, reference_id, request, body, created_at,
+                updated_at, business_id)
               values (${input.body.id}, ${input.applicationId}, ${input.environment}, 'PENDING', ${input.body.reference_id},
                 ${sql.json(input.request)}, ${sql.json(input.body)}, ${input.body.created_at}::timestamp,
-                ${input.body.updated_at}::timestamp)`
+                ${input.body.updated_at}::timestamp, ${input.businessId ?? null})`
             // One orderable per option, PENDING, run after the search (Orderables/Worker.ts).
             for (const o of input.body.orderables) {
               yield* sql`insert into orderables (id, search_id, application_id, environment, option, type, state,

@@ -33,7 +33,9 @@ export const execute = (claimed: ClaimedSearch) =>
     const searches = yield* SearchesRepo
     const engine = engines[claimed.environment as Environment]
     const request = yield* decodeRequest(claimed.request).pipe(Effect.orDie)
-    const v = yield* engine.verify({ request })
+    const v = yield* engine.verify(
+      claimed.businessId === null ? { request } : { request, businessId: claimed.businessId }
+    )
     const finished = Engine.toSearch(v, {
       id: claimed.body.id,
       created_at: claimed.body.created_at,

@@ -9,9 +9,15 @@ import { migration as webhooks } from "@osiris/webhooks"
 import { Effect } from "effect"
 import init from "../migrations/0001_init.js"
 import orderables from "../migrations/0003_orderables.js"
+import businessTokens from "../migrations/0004_business_tokens.js"
 
 /** The migrations, in order. */
-export const migrations = { "0001_init": init, "0002_webhooks": webhooks, "0003_orderables": orderables }
+export const migrations = {
+  "0001_init": init,
+  "0002_webhooks": webhooks,
+  "0003_orderables": orderables,
+  "0004_business_tokens": businessTokens
+}
 
 const TABLE = "osiris_migrations"
 
