@@ -175,7 +175,8 @@ export interface Suggestion {
 
 /** A business's address as one line (its `address`, else its primary address's parts). */
 export const addressLineOf = (b: Pick<Business, "address" | "primary_address">): string =>
-  b.address ?? [b.primary_address?.street, b.primary_address?.city, b.primary_address?.state].filter((x) => x).join(", ")
+  b.address ??
+    [b.primary_address?.street, b.primary_address?.city, b.primary_address?.state].filter((x) => x).join(", ")
 
 /** The state of a record's main address. */
 const stateOf = (b: RegistryBusiness) => (b.primary_address ?? b.addresses[0])?.state ?? null
