@@ -18,6 +18,7 @@ import * as Auth from "./Auth.js"
 import * as AutocompleteHttp from "./Autocomplete/Http.js"
 import * as BusinessesHttp from "./Businesses/Http.js"
 import { BusinessTokens } from "./BusinessTokens.js"
+import * as ConsoleHttp from "./Console/Http.js"
 import * as Errors from "./Errors.js"
 import * as Health from "./Health.js"
 import { IdempotencyRepo } from "./Idempotency/Repo.js"
@@ -160,6 +161,7 @@ export const layerApi = (config: HostConfig) => {
     // The OpenAPI document and an interactive reference (Scalar, inlined from the npm package: no network).
     HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" }).pipe(Layer.provide(api)),
     HttpApiScalar.layer({ path: "/docs" }).pipe(Layer.provide(api)),
+    ConsoleHttp.layer,
     layerWorker
   ).pipe(
     Layer.provide(layerEngines(config)),

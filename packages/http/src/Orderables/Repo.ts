@@ -88,6 +88,8 @@ export class OrderablesRepo extends Context.Tag("@osiris/http/OrderablesRepo")<O
       readonly at: string
     }
   ) => Effect.Effect<boolean>
+  /** The orderables of a search of the application, in option order. */
+  readonly bySearch: (applicationId: string, searchId: string) => Effect.Effect<ReadonlyArray<StoredOrderable>>
   /** An orderable of the application, of the given option. */
   readonly get: (
     applicationId: string,
@@ -171,6 +173,12 @@ export class OrderablesRepo extends Context.Tag("@osiris/http/OrderablesRepo")<O
             }
             return true
           })).pipe(Effect.orDie),
+        bySearch: (applicationId, searchId) =>
+          !UUID.test(searchId) ? Effect.succeed([]) : Effect.map(
+            sql<Row>`select ${columns} from orderables o
+              where o.search_id = ${searchId} and o.application_id = ${applicationId} order by o.id`,
+            (rows) => rows.map(toStored)
+          ).pipe(Effect.orDie),
         get: (applicationId, option, id) =>
           !UUID.test(id) ? Effect.succeed(Option.none()) : Effect.map(
             sql<Row>`select ${columns} from orderables o
