@@ -405,9 +405,9 @@ export class Engine extends Context.Tag("@osiris/core/Engine")<Engine, {
    * The engine over a registry with default services, each replaceable: the registry-backed TIN
    * authority, the bundled OFAC SDN list, no redirect knowledge, the default scoring policy.
    */
-  static readonly layerDefaults = (
+  static readonly layerDefaults = <RE = never, RR = never>(
     config: EngineConfig,
-    registry: Layer.Layer<Registry>,
+    registry: Layer.Layer<Registry, RE, RR>,
     overrides: {
       readonly tin?: Layer.Layer<Tin.TinAuthority>
       readonly watchlist?: Layer.Layer<Watchlist.WatchlistSource>

@@ -208,9 +208,44 @@ export const blockingKeys = (p: MatchModel.Prepared): Array<string> => {
 }
 
 /** Postings longer than this are skipped when the request has rarer keys. */
-const COMMON_POSTING = 2000
+export const COMMON_POSTING = 2000
 /** Most records compared with the model per search. */
-const COMPARE_LIMIT = 20
+export const COMPARE_LIMIT = 20
+
+/**
+ * Which of a request's keys vote, given their posting lengths: those no longer than
+ * `COMMON_POSTING`, or the shortest when all are common; each with its weight, the key's rarity
+ * `ln(total / length) + 1`. Shared by the memory index and any stored index.
+ */
+export const votingKeys = <K>(
+  postings: ReadonlyArray<{ readonly key: K; readonly length: number }>,
+  total: number
+): Array<{ readonly key: K; readonly idf: number }> => {
+  const lists = [...postings].filter((p) => p.length > 0).sort((a, b) => a.length - b.length)
+  const usable = lists.filter((l) => l.length <= COMMON_POSTING)
+  const use = usable.length > 0 ? usable : lists.slice(0, 1)
+  return use.map((l) => ({ key: l.key, idf: Math.log(Math.max(total, 1) / l.length) + 1 }))
+}
+
+/** Compares shortlisted records with the request and ranks them (best first) on the model's weight. */
+export const rankCandidates = (
+  query: MatchModel.Prepared,
+  shortlist: ReadonlyArray<{ readonly business: RegistryBusiness; readonly prepared: MatchModel.Prepared }>,
+  limit: number
+): Array<Candidate> => {
+  const candidates = shortlist.map(({ business, prepared }) => {
+    const comparison = MatchModel.compare(query, prepared)
+    return { business, prepared, comparison, weight: MatchModel.logBayesFactor(comparison) }
+  })
+  // Rank on the log Bayes factor: probabilities saturate at 1 and would tie.
+  candidates.sort((a, b) => b.weight - a.weight || a.business.id.localeCompare(b.business.id))
+  return candidates.slice(0, limit).map(({ business, comparison, prepared }) => ({
+    business,
+    prepared,
+    comparison,
+    probability: MatchModel.probability(comparison)
+  }))
+}
 
 /** The in-memory index behind `Registry.layerMemory` (exported for benchmarks). */
 export const makeMemoryIndex = (records: ReadonlyArray<RegistryBusiness>) => {
@@ -238,16 +273,18 @@ export const makeMemoryIndex = (records: ReadonlyArray<RegistryBusiness>) => {
 
   /** Votes for records sharing keys with the request; returns the shortlist and how much was touched. */
   const shortlistOf = (query: MatchModel.Prepared) => {
-    const lists = blockingKeys(query).map((k) => postings.get(k)).filter((l): l is Int32Array => l !== undefined)
-      .sort((a, b) => a.length - b.length)
-    const usable = lists.filter((l) => l.length <= COMMON_POSTING)
-    const use = usable.length > 0 ? usable : lists.slice(0, 1)
+    const use = votingKeys(
+      blockingKeys(query).map((k) => postings.get(k)).filter((l): l is Int32Array => l !== undefined).map((l) => ({
+        key: l,
+        length: l.length
+      })),
+      total
+    )
     // Score records by the rarity of the keys they share with the request (idf), in a reused
     // accumulator (no map, no full sort), then compare the best few with the model.
     const touched: Array<number> = []
     let scanned = 0
-    for (const list of use) {
-      const idf = Math.log(total / list.length) + 1
+    for (const { idf, key: list } of use) {
       scanned += list.length
       for (let k = 0; k < list.length; k++) {
         const i = list[k]!
@@ -260,26 +297,12 @@ export const makeMemoryIndex = (records: ReadonlyArray<RegistryBusiness>) => {
     return { shortlist, scanned, touched: touched.length }
   }
 
-  const search = (query: MatchModel.Prepared, limit: number): Array<Candidate> => {
-    const { shortlist } = shortlistOf(query)
-    const candidates = shortlist.map((i) => {
-      const comparison = MatchModel.compare(query, prepared[i]!)
-      return {
-        business: records[i]!,
-        prepared: prepared[i]!,
-        comparison,
-        weight: MatchModel.logBayesFactor(comparison)
-      }
-    })
-    // Rank on the log Bayes factor: probabilities saturate at 1 and would tie.
-    candidates.sort((a, b) => b.weight - a.weight || a.business.id.localeCompare(b.business.id))
-    return candidates.slice(0, limit).map(({ business, comparison, prepared }) => ({
-      business,
-      prepared,
-      comparison,
-      probability: MatchModel.probability(comparison)
-    }))
-  }
+  const search = (query: MatchModel.Prepared, limit: number): Array<Candidate> =>
+    rankCandidates(
+      query,
+      shortlistOf(query).shortlist.map((i) => ({ business: records[i]!, prepared: prepared[i]! })),
+      limit
+    )
 
   return {
     size: records.length,

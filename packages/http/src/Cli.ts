@@ -2,8 +2,9 @@
  * The `osiris` command line. `osiris verify --registry <businesses.jsonl> [--input <requests.jsonl>]
  * [--output <results.jsonl>]` verifies requests against a registry file; standard input and output
  * by default, with a progress line on standard error when it is a terminal.
+ * `osiris keys create ...` makes an API key; `osiris registry import <file>` loads the production registry.
  */
-import { Command, Options } from "@effect/cli"
+import { Args, Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
 import { NodeStream } from "@effect/platform-node"
 import { Engine, Registry } from "@osiris/core"
@@ -11,6 +12,7 @@ import { Console, Effect, Layer, Option, Redacted, Stream } from "effect"
 import { ApiKeysRepo, SCOPES } from "./ApiKeys/Repo.js"
 import { readRegistry, verifyLines } from "./Batch.js"
 import * as Host from "./Host.js"
+import * as RegistryDatabase from "./Registry/Database.js"
 import * as Database from "./Storage/Database.js"
 
 const lines = <E, R>(bytes: Stream.Stream<Uint8Array, E, R>) => bytes.pipe(Stream.decodeText(), Stream.splitLines)
@@ -133,10 +135,41 @@ export const keys = Command.make("keys").pipe(
   Command.withSubcommands([keysCreate])
 )
 
+/**
+ * `osiris registry import <businesses.jsonl>`: loads contract Business records into the production
+ * registry in the database (DATABASE_URL, else the embedded default), streaming, idempotent on `id`;
+ * progress on standard error; a summary as JSON on standard output; refused lines on standard error.
+ */
+export const registryImport = Command.make(
+  "import",
+  { file: Args.file({ name: "businesses.jsonl", exists: "yes" }) },
+  ({ file }) =>
+    Effect.gen(function*() {
+      const fs = yield* FileSystem.FileSystem
+      const started = Date.now()
+      const report = yield* RegistryDatabase.importLines(lines(fs.stream(file)), {
+        progress: (imported, rejected) =>
+          Effect.sync(() => {
+            const rate = imported / Math.max((Date.now() - started) / 1000, 0.001)
+            process.stderr.write(`imported ${imported} records (${rate.toFixed(0)}/s), ${rejected} refused\n`)
+          })
+      })
+      for (const r of report.rejected.slice(0, 20)) process.stderr.write(`line ${r.line}: ${r.reason}\n`)
+      if (report.rejected.length > 20) process.stderr.write(`... and ${report.rejected.length - 20} more\n`)
+      yield* Console.log(JSON.stringify({ imported: report.imported, rejected: report.rejected.length }))
+    }).pipe(Effect.provide(Host.layerRepos.pipe(Layer.provideMerge(Database.layerConfig))))
+).pipe(Command.withDescription("Import contract Business records (JSONL) into the production registry"))
+
+/** `osiris registry`. */
+export const registry = Command.make("registry").pipe(
+  Command.withDescription("Manage the production registry"),
+  Command.withSubcommands([registryImport])
+)
+
 /** The `osiris` root command. */
 export const osiris = Command.make("osiris").pipe(
   Command.withDescription("Osiris business verification"),
-  Command.withSubcommands([verify, keys])
+  Command.withSubcommands([verify, keys, registry])
 )
 
 /** Runs the command line with the given argv (as `process.argv`). */

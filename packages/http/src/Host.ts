@@ -27,6 +27,7 @@ import * as Providers from "./Orderables/Providers.js"
 import { OrderablesRepo } from "./Orderables/Repo.js"
 import * as OrderablesWorker from "./Orderables/Worker.js"
 import * as RateLimit from "./RateLimit.js"
+import * as RegistryDatabase from "./Registry/Database.js"
 import * as SearchesHttp from "./Searches/Http.js"
 import { SearchesRepo } from "./Searches/Repo.js"
 import { Engines } from "./Searches/Worker.js"
@@ -70,16 +71,27 @@ export interface HostConfig {
   readonly productionRegistry?: ReadonlyArray<Registry.RegistryBusiness>
 }
 
-const engineFor = (baseUrl: string, records: ReadonlyArray<Registry.RegistryBusiness>) =>
-  Effect.provide(Engine.Engine, Engine.Engine.layerDefaults({ baseUrl }, Registry.Registry.layerMemory(records)))
+const engineFor = (baseUrl: string, registry: Layer.Layer<Registry.Registry, never, PgClient.PgClient>) =>
+  Effect.provide(Engine.Engine, Engine.Engine.layerDefaults({ baseUrl }, registry))
 
-/** The engines per environment. */
+/**
+ * The engines per environment: the sandbox searches the sandbox registry (in memory); production
+ * searches the registry imported into the database (`osiris registry import`), or the records given.
+ */
 export const layerEngines = (config: HostConfig) =>
   Layer.effect(
     Engines,
     Effect.all({
-      SANDBOX: engineFor(config.baseUrl, config.sandboxRegistry ?? Synthetic.registry(2026, 500)),
-      PRODUCTION: engineFor(config.baseUrl, config.productionRegistry ?? [])
+      SANDBOX: engineFor(
+        config.baseUrl,
+        Registry.Registry.layerMemory(config.sandboxRegistry ?? Synthetic.registry(2026, 500))
+      ),
+      PRODUCTION: engineFor(
+        config.baseUrl,
+        config.productionRegistry === undefined
+          ? RegistryDatabase.layer
+          : Registry.Registry.layerMemory(config.productionRegistry)
+      )
     })
   )
 

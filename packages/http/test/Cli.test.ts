@@ -137,3 +137,30 @@ describe("osiris keys create", () => {
     expect(bad.out).toContain("unknown scopes: bogus")
   }, 60_000)
 })
+
+describe("osiris registry import", () => {
+  it("loads the production registry as a real process, idempotently, reporting refused lines", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "osiris-registry-"))
+    const run = () =>
+      new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+        const child = spawn(
+          process.execPath,
+          [join(import.meta.dirname, "..", "bin", "osiris.mjs"), "registry", "import", registryFile],
+          { env: { ...process.env, OSIRIS_DATA_DIR: dataDir, DATABASE_URL: "" }, stdio: ["ignore", "pipe", "pipe"] }
+        )
+        let out = ""
+        let err = ""
+        child.stdout.on("data", (d) => (out += d))
+        child.stderr.on("data", (d) => (err += d))
+        child.on("close", (code) => resolve({ code, out, err }))
+      })
+    const first = await run()
+    expect(first.code).toBe(0)
+    expect(JSON.parse(first.out.trim())).toEqual({ imported: 301, rejected: 2 })
+    expect(first.err).toContain("imported 301 records")
+    expect(first.err).toContain("line 302:")
+    expect(first.err).toContain("line 303: not JSON")
+    const second = await run()
+    expect(JSON.parse(second.out.trim())).toEqual({ imported: 301, rejected: 2 })
+  }, 120_000)
+})

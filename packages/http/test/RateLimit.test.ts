@@ -26,7 +26,7 @@ describe("makeLimiter", () => {
 
 const backend = backends()[0]!
 describe("the per-key rate limit over HTTP", () => {
-  layer(serverFor(backend, Synthetic.registry(5, 20), [], { rateLimit: { perSecond: 1, burst: 3 } }), {
+  layer(serverFor(backend, Synthetic.registry(5, 20), undefined, { rateLimit: { perSecond: 1, burst: 3 } }), {
     timeout: "60 seconds"
   })((it) => {
     it.effect("429 with Retry-After and the documented body once a key spends its burst; other keys unaffected", () =>

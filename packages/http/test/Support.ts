@@ -13,11 +13,15 @@ export const BASE_URL = "http://osiris.test"
 export const serverFor = (
   backend: Backend,
   sandboxRegistry: ReadonlyArray<Registry.RegistryBusiness>,
-  productionRegistry: ReadonlyArray<Registry.RegistryBusiness> = [],
+  productionRegistry?: ReadonlyArray<Registry.RegistryBusiness>,
   serveOptions: Parameters<typeof Host.serve>[0] = {}
 ) =>
   Host.serve(serveOptions).pipe(
-    Layer.provideMerge(Host.layerApi({ baseUrl: BASE_URL, sandboxRegistry, productionRegistry })),
+    Layer.provideMerge(Host.layerApi({
+      baseUrl: BASE_URL,
+      sandboxRegistry,
+      ...(productionRegistry === undefined ? {} : { productionRegistry })
+    })),
     Layer.provideMerge(Host.layerRepos),
     Layer.provideMerge(backend.fresh()),
     Layer.provideMerge(NodeHttpServer.layerTest),

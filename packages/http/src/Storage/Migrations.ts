@@ -10,13 +10,15 @@ import { Effect } from "effect"
 import init from "../migrations/0001_init.js"
 import orderables from "../migrations/0003_orderables.js"
 import businessTokens from "../migrations/0004_business_tokens.js"
+import registry from "../migrations/0005_registry.js"
 
 /** The migrations, in order. */
 export const migrations = {
   "0001_init": init,
   "0002_webhooks": webhooks,
   "0003_orderables": orderables,
-  "0004_business_tokens": businessTokens
+  "0004_business_tokens": businessTokens,
+  "0005_registry": registry
 }
 
 const TABLE = "osiris_migrations"
