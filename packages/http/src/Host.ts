@@ -30,6 +30,7 @@ import * as RateLimit from "./RateLimit.js"
 import * as RegistryDatabase from "./Registry/Database.js"
 import * as SearchesHttp from "./Searches/Http.js"
 import { SearchesRepo } from "./Searches/Repo.js"
+import { SearchSignals } from "./Searches/Signals.js"
 import { Engines } from "./Searches/Worker.js"
 import * as Worker from "./Searches/Worker.js"
 import * as Migrations from "./Storage/Migrations.js"
@@ -103,6 +104,7 @@ export type Repos =
   | UsageRepo
   | IdempotencyRepo
   | BusinessTokens
+  | SearchSignals
   | Store.WebhookStore
   | Ids.Ids
 
@@ -117,7 +119,8 @@ export const layerRepos: Layer.Layer<
   OrderablesRepo.layer,
   UsageRepo.layer,
   IdempotencyRepo.layer,
-  BusinessTokens.layer
+  BusinessTokens.layer,
+  SearchSignals.layer
 ).pipe(
   Layer.provideMerge(Store.WebhookStore.layer),
   Layer.provideMerge(Layer.effectDiscard(Migrations.run)),

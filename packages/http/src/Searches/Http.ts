@@ -16,6 +16,7 @@ import { IdempotencyRepo } from "../Idempotency/Repo.js"
 import { fingerprint } from "../Idempotency/Repo.js"
 import { kinds } from "../Orderables/Repo.js"
 import { SearchesRepo, type StoredSearch } from "./Repo.js"
+import { SearchSignals } from "./Signals.js"
 import { Engines, execute, LeaseMillis } from "./Worker.js"
 
 const encodeSearch = Schema.encodeSync(Schema.Any)
@@ -76,6 +77,7 @@ export const layer = HttpApiBuilder.group(OsirisApi, "searches", (handlers) =>
     const ids = yield* Ids.Ids
     const engines = yield* Engines
     const tokens = yield* BusinessTokens
+    const signals = yield* SearchSignals
     const owner = `host-${randomUUID()}`
     const leaseMillis = yield* LeaseMillis
     const scope = yield* Effect.scope
@@ -103,14 +105,17 @@ export const layer = HttpApiBuilder.group(OsirisApi, "searches", (handlers) =>
           if (Option.isSome(running)) {
             yield* Fiber.join(running.value).pipe(Effect.timeout(Duration.seconds(mode.seconds)), Effect.ignore)
           }
-          let current = yield* searches.get(key.applicationId, id)
-          while (
-            Option.isSome(current) && !TERMINAL.includes(current.value.state) &&
-            (yield* Clock.currentTimeMillis) < deadline
-          ) {
-            yield* Effect.sleep("50 millis")
-            current = yield* searches.get(key.applicationId, id)
-          }
+          // Another request (maybe in another process) runs it: wait for its finish to be announced.
+          yield* Effect.scoped(Effect.gen(function*() {
+            const finished = yield* signals.watch(id)
+            let current = yield* searches.get(key.applicationId, id)
+            while (Option.isSome(current) && !TERMINAL.includes(current.value.state)) {
+              const left = deadline - (yield* Clock.currentTimeMillis)
+              if (left <= 0) return
+              yield* finished.pipe(Effect.timeout(Duration.millis(left)), Effect.ignore)
+              current = yield* searches.get(key.applicationId, id)
+            }
+          }))
         }
         // A new asynchronous search is answered as created (PENDING, 202), whatever the worker did since.
         const s = mode._tag === "Async" && !replay && created !== undefined

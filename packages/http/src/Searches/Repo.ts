@@ -167,6 +167,8 @@ export class SearchesRepo extends Context.Tag("@osiris/http/SearchesRepo")<Searc
               returning application_id, environment`
             const row = rows[0]
             if (row === undefined) return false
+            // Wakes requests waiting for it in any process (delivered on commit; see Signals.ts).
+            yield* sql`select pg_notify('osiris_search_done', ${id})`
             // Production work is billable: one usage record per search (DECISIONS section 3).
             if (row.environment === "PRODUCTION") {
               yield* sql`insert into usage_records (application_id, environment, kind, resource_id, at)
