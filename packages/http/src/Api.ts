@@ -16,6 +16,7 @@ import { Business, Search, SearchRequest } from "@osiris/core"
 import { Events } from "@osiris/webhooks"
 import { Context, Schema } from "effect"
 import type { ApiKey } from "./ApiKeys/Repo.js"
+import * as OpenApiDoc from "./OpenApiDoc.js"
 
 /** 401: missing, malformed, unknown, revoked or incomplete key. */
 export class Unauthorized extends Schema.Class<Unauthorized>("Unauthorized")(
@@ -291,4 +292,5 @@ export class OsirisApi extends HttpApi.make("osiris")
   .add(UsageGroup)
   .add(HealthGroup)
   .annotate(OpenApi.Title, "Osiris")
+  .annotate(OpenApi.Transform, OpenApiDoc.complete)
 {}
