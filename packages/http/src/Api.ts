@@ -125,11 +125,6 @@ export class OrderablesGroup extends HttpApiGroup.make("orderables")
 export class AutocompleteGroup extends HttpApiGroup.make("autocomplete")
   .add(
     HttpApiEndpoint.get("businesses", "/autocomplete/businesses")
-      .setUrlParams(Schema.Struct({
-        q: Schema.optional(Schema.String),
-        state: Schema.optional(Schema.String),
-        limit: Schema.optional(Schema.String)
-      }))
       .addSuccess(
         Schema.Struct({
           suggestions: Schema.Array(Schema.Struct({
@@ -258,7 +253,6 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
 export class UsageGroup extends HttpApiGroup.make("usage")
   .add(
     HttpApiEndpoint.get("daily", "/usage")
-      .setUrlParams(Schema.Struct({ from: Schema.optional(Schema.String), to: Schema.optional(Schema.String) }))
       .addSuccess(
         Schema.Struct({
           from: Schema.String,

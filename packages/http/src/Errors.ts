@@ -4,7 +4,7 @@
  * 500 `{"detail": "Internal server error"}` otherwise, with nothing internal in the body (the cause
  * is logged).
  */
-import { HttpServerResponse } from "@effect/platform"
+import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import type { HttpApp } from "@effect/platform"
 import { SqlError } from "@effect/sql/SqlError"
 import { Cause, Effect } from "effect"
@@ -30,3 +30,8 @@ export const middleware = <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<ne
       )
     })
   ) as HttpApp.Default<never, R>
+
+/** Paths no route serves: 404 with the documented body (the router's own 404 has none). */
+export const layerNotFound = HttpApiBuilder.Router.use((router) =>
+  router.all("*", Effect.succeed(HttpServerResponse.unsafeJson({ detail: "Not found." }, { status: 404 })))
+)

@@ -177,6 +177,7 @@ export const layerApi = (config: HostConfig) => {
     HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" }).pipe(Layer.provide(api)),
     HttpApiScalar.layer({ path: "/docs" }).pipe(Layer.provide(api)),
     ConsoleHttp.layer,
+    Errors.layerNotFound,
     layerWorker
   ).pipe(
     Layer.provide(layerEngines(config)),

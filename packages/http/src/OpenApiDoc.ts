@@ -66,6 +66,36 @@ const CREATE_HEADERS = {
   "Idempotent-Replayed": header("true when this is the answer to an earlier request with the same Idempotency-Key")
 }
 
+const query = (name: string, description: string, required = false) => ({
+  name,
+  in: "query",
+  required,
+  description,
+  schema: { type: "string" }
+})
+
+/**
+ * Query parameters the handlers read themselves (declared here, not as `HttpApi` URL params, so a
+ * repeated or odd parameter gets the documented 422 instead of the framework's own 400).
+ */
+const QUERIES: Record<string, ReadonlyArray<ReturnType<typeof query>>> = {
+  "autocomplete.businesses": [
+    query("q", "What was typed, 1..200 characters", true),
+    query("state", "A two-letter state code"),
+    query("limit", "1..20 suggestions (default 5)")
+  ],
+  "usage.daily": [
+    query("from", "First day, YYYY-MM-DD (default 29 days before to)"),
+    query("to", "Last day, YYYY-MM-DD (default today, UTC)")
+  ],
+  "searches.list": [
+    query("limit", "1..100 searches per page (default 20)"),
+    query("cursor", "next_cursor of the previous page"),
+    query("state", "Only searches in this state"),
+    query("reference_id", "Only searches with this reference_id")
+  ]
+}
+
 /** Completes the generated document (used as the API's `OpenApi.Transform`). */
 export const complete = (spec: Record<string, any>): Record<string, any> => {
   spec.info = {
@@ -80,6 +110,8 @@ export const complete = (spec: Record<string, any>): Record<string, any> => {
     for (const [method, op] of Object.entries(item)) {
       if (typeof op !== "object" || op === null || !("responses" in op)) continue
       op.summary = SUMMARIES[op.operationId] ?? op.operationId
+      const queries = QUERIES[op.operationId]
+      if (queries !== undefined) op.parameters = [...(op.parameters ?? []), ...queries]
       const responses = op.responses as Record<string, unknown>
       const secured = Array.isArray(op.security) ? op.security.length > 0 : spec.security !== undefined
       if (path.startsWith("/health")) {

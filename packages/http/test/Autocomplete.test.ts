@@ -125,6 +125,12 @@ for (const backend of backends()) {
           })
           const bad = yield* call(base, key, "GET", "/autocomplete/businesses?q=%20&state=XYZ&limit=0")
           expect(bad.body.detail.map((d: any) => d.loc[1])).toEqual(["q", "state", "limit"])
+          // A repeated parameter: the last value wins; an unknown path has the documented 404 body.
+          expect((yield* call(base, key, "GET", "/autocomplete/businesses?q=&q=Acme&limit=x&limit=2")).status).toBe(200)
+          expect(yield* call(base, key, "GET", "/no/such/path")).toStrictEqual({
+            status: 404,
+            body: { detail: "Not found." }
+          })
         }))
     })
   })

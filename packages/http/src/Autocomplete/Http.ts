@@ -24,7 +24,9 @@ export const layer = HttpApiBuilder.group(OsirisApi, "autocomplete", (handlers) 
           return Body.json(403, { detail: "This key lacks the businesses:read scope." })
         }
         const req = yield* HttpServerRequest.HttpServerRequest
-        const query = new URL(req.url, "http://host").searchParams
+        const params = new URL(req.url, "http://host").searchParams
+        // A repeated parameter: the last value wins (as for GET /searches, and in Starlette).
+        const query = { get: (name: string) => params.getAll(name).at(-1) ?? null }
         const q = query.get("q")
         const state = query.get("state") ?? undefined
         const limitText = query.get("limit") ?? "5"

@@ -23,7 +23,9 @@ export const layer = HttpApiBuilder.group(OsirisApi, "usage", (handlers) =>
           return Body.json(403, { detail: "This key lacks the usage:read scope." })
         }
         const req = yield* HttpServerRequest.HttpServerRequest
-        const query = new URL(req.url, "http://host").searchParams
+        const params = new URL(req.url, "http://host").searchParams
+        // A repeated parameter: the last value wins (as for GET /searches, and in Starlette).
+        const query = { get: (name: string) => params.getAll(name).at(-1) ?? null }
         const now = yield* Clock.currentTimeMillis
         const from = query.get("from") ?? day(now - 29 * 86_400_000)
         const to = query.get("to") ?? day(now)
