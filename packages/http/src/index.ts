@@ -1,4 +1,5 @@
 /** Osiris reference host: storage, command line and (next) HTTP API. */
+export * as Api from "./Api.js"
 export * as ApiKeys from "./ApiKeys/Repo.js"
 export * as Batch from "./Batch.js"
 export * as BusinessTokens from "./BusinessTokens.js"
