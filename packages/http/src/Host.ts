@@ -130,6 +130,9 @@ export const layerRepos: Layer.Layer<
 /** Background workers that claim and run due searches and orderables (requires the repositories and engines). */
 export const layerWorker = Layer.scopedDiscard(Effect.gen(function*() {
   const owner = `worker-${randomUUID()}`
+  // Runs after the workers below were interrupted (finalizers run in reverse): nothing stays claimed.
+  const searches = yield* SearchesRepo
+  yield* Effect.addFinalizer(() => searches.releaseOwner(owner).pipe(Effect.ignoreLogged))
   yield* Effect.forkScoped(Worker.worker(owner))
   yield* Effect.forkScoped(OrderablesWorker.worker(owner))
 }))

@@ -173,3 +173,46 @@ describe.skipIf(url === undefined || url === "")("two host processes on one Post
     120_000
   )
 })
+
+describe.skipIf(url === undefined || url === "")("graceful shutdown", () => {
+  it("SIGTERM: the host stops, finishing or handing back its work; nothing is left claimed", async () => {
+    const runtime = ManagedRuntime.make(Host.layerRepos.pipe(Layer.provideMerge(Database.layerScratch(url!))))
+    try {
+      const databaseUrl = await runtime.runPromise(
+        Effect.map(PgClient.PgClient, (pg) => Redacted.value(pg.config.url!))
+      )
+      const key = await runtime.runPromise(Effect.gen(function*() {
+        const keys = yield* ApiKeys.ApiKeysRepo
+        const app = yield* keys.ensureApplication("shutdown")
+        const created = yield* keys.create({ applicationId: app.id, environment: "SANDBOX", name: "t", scopes: [] })
+        return Redacted.value(created.key)
+      }))
+      const host = await startHost(databaseUrl)
+      const accepted = await Promise.all(Array.from({ length: 60 }, () =>
+        fetch(`${host.base}/searches`, {
+          method: "POST",
+          headers: { "x-api-key": key, "content-type": "application/json", prefer: "respond-async" },
+          body: JSON.stringify(request)
+        }).then((r) => r.status)))
+      expect(accepted.every((s) => s === 202)).toBe(true)
+      const exited = new Promise<number | null>((resolve) => host.proc.on("exit", (code) => resolve(code)))
+      const started = Date.now()
+      host.proc.kill("SIGTERM")
+      const code = await exited
+      expect(Date.now() - started).toBeLessThan(15_000)
+      expect(code === 0 || code === 130 || code === 143).toBe(true)
+      const states = await runtime.runPromise(
+        Effect.flatMap(
+          SqlClient.SqlClient,
+          (sql) =>
+            sql<{ state: string; leased: boolean }>`select state, lease_owner is not null as leased from searches`
+        )
+      )
+      expect(states).toHaveLength(60)
+      expect(states.filter((s) => s.state === "EXECUTING" || s.leased)).toEqual([])
+      expect(states.every((s) => s.state === "COMPLETED" || s.state === "PENDING")).toBe(true)
+    } finally {
+      await runtime.dispose()
+    }
+  }, 120_000)
+})

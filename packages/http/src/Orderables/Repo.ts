@@ -88,6 +88,8 @@ export class OrderablesRepo extends Context.Tag("@osiris/http/OrderablesRepo")<O
       readonly at: string
     }
   ) => Effect.Effect<boolean>
+  /** Hands a claimed orderable back (PENDING, no lease) when `owner` stops before finishing it. */
+  readonly release: (id: string, owner: string) => Effect.Effect<void>
   /** The orderables of a search of the application, in option order. */
   readonly bySearch: (applicationId: string, searchId: string) => Effect.Effect<ReadonlyArray<StoredOrderable>>
   /** An orderable of the application, of the given option. */
@@ -173,6 +175,9 @@ export class OrderablesRepo extends Context.Tag("@osiris/http/OrderablesRepo")<O
             }
             return true
           })).pipe(Effect.orDie),
+        release: (id, owner) =>
+          sql`update orderables set state = 'PENDING', lease_owner = null, lease_until = null
+            where id = ${id} and state = 'EXECUTING' and lease_owner = ${owner}`.pipe(Effect.asVoid, Effect.orDie),
         bySearch: (applicationId, searchId) =>
           !UUID.test(searchId) ? Effect.succeed([]) : Effect.map(
             sql<Row>`select ${columns} from orderables o

@@ -44,11 +44,20 @@ export const worker = (owner: string, options: { readonly poll?: Duration.Durati
   Effect.gen(function*() {
     const repo = yield* OrderablesRepo
     for (;;) {
-      const claimed = yield* repo.claim(owner, yield* LeaseMillis, 20)
-      yield* Effect.forEach(
-        claimed,
-        (c) => execute(c).pipe(Effect.catchAllCause((cause) => Effect.logError("orderable failed", cause))),
-        { concurrency: 8, discard: true }
+      const leaseMillis = yield* LeaseMillis
+      const claimed = yield* Effect.uninterruptibleMask((restore) =>
+        Effect.flatMap(repo.claim(owner, leaseMillis, 20), (claimed) =>
+          restore(Effect.forEach(
+            claimed,
+            (c) => execute(c).pipe(Effect.catchAllCause((cause) => Effect.logError("orderable failed", cause))),
+            { concurrency: 8, discard: true }
+          )).pipe(
+            // Stopped (shutdown): unfinished orderables go back at once, not after the lease.
+            Effect.onInterrupt(() =>
+              Effect.forEach(claimed, (c) => repo.release(c.record.id, c.leaseOwner), { discard: true })
+            ),
+            Effect.as(claimed)
+          ))
       )
       if (claimed.length === 0) yield* Effect.sleep(options.poll ?? "250 millis")
     }

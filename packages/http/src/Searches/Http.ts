@@ -80,15 +80,23 @@ export const layer = HttpApiBuilder.group(OsirisApi, "searches", (handlers) =>
     const signals = yield* SearchSignals
     const owner = `host-${randomUUID()}`
     const leaseMillis = yield* LeaseMillis
+    // Last thing on a stop (finalizers run in reverse): after the searches this process started were
+    // interrupted, whatever it still holds goes back.
+    yield* Effect.addFinalizer(() =>
+      searches.releaseOwner(owner).pipe(Effect.catchAllCause((c) => Effect.logError("handing back failed", c)))
+    )
     const scope = yield* Effect.scope
     const now = Effect.map(Clock.currentTimeMillis, Formats.timestampFromMillis)
 
     /** Runs this request's own search in the background (it may already be taken by a worker). */
     const start = (id: string) =>
-      Effect.gen(function*() {
-        const claimed = yield* searches.claimById(id, owner, leaseMillis)
-        return Option.isSome(claimed) ? yield* execute(claimed.value) : undefined
-      }).pipe(Effect.forkIn(scope))
+      // The claim and the hand-back on a stop are one: a stop right after the claim leaves nothing claimed.
+      Effect.uninterruptibleMask((restore) =>
+        Effect.flatMap(
+          searches.claimById(id, owner, leaseMillis),
+          (claimed) => (Option.isSome(claimed) ? restore(execute(claimed.value)) : Effect.succeed(undefined))
+        )
+      ).pipe(Effect.forkIn(scope))
 
     /** Answers a created (or replayed) search according to the mode: 201 when finished in time, else 202. */
     const respond = (

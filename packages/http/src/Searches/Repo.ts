@@ -79,6 +79,8 @@ export class SearchesRepo extends Context.Tag("@osiris/http/SearchesRepo")<Searc
   ) => Effect.Effect<boolean>
   /** Hands a claimed search back (PENDING, no lease) when `owner` stops before finishing it. */
   readonly release: (id: string, owner: string) => Effect.Effect<void>
+  /** Hands back every search `owner` still holds (a stopping process, after its fibers stopped). */
+  readonly releaseOwner: (owner: string) => Effect.Effect<void>
   /** Cancels a PENDING or EXECUTING search of the application; the search after, if it exists. */
   readonly cancel: (
     applicationId: string,
@@ -186,6 +188,9 @@ export class SearchesRepo extends Context.Tag("@osiris/http/SearchesRepo")<Searc
         release: (id, owner) =>
           sql`update searches set state = 'PENDING', lease_owner = null, lease_until = null
             where id = ${id} and state = 'EXECUTING' and lease_owner = ${owner}`.pipe(Effect.asVoid, Effect.orDie),
+        releaseOwner: (owner) =>
+          sql`update searches set state = 'PENDING', lease_owner = null, lease_until = null
+            where state = 'EXECUTING' and lease_owner = ${owner}`.pipe(Effect.asVoid, Effect.orDie),
         cancel: (applicationId, id, body) =>
           sql.withTransaction(Effect.gen(function*() {
             const rows = yield* sql<Row>`select ${columns} from searches

@@ -50,7 +50,9 @@ export const execute = (claimed: ClaimedSearch) =>
   }).pipe(
     // Stopped mid-search (shutdown): hand the search back at once rather than after the lease.
     Effect.onInterrupt(() =>
-      Effect.flatMap(SearchesRepo, (searches) => searches.release(claimed.id, claimed.leaseOwner)).pipe(Effect.ignore)
+      Effect.flatMap(SearchesRepo, (searches) => searches.release(claimed.id, claimed.leaseOwner)).pipe(
+        Effect.catchAllCause((cause) => Effect.logError("handing back a search failed", cause))
+      )
     )
   )
 
@@ -62,10 +64,23 @@ export const worker = (
   Effect.gen(function*() {
     const searches = yield* SearchesRepo
     for (;;) {
-      const claimed = yield* searches.claim(owner, yield* LeaseMillis, options.batch ?? 10)
-      for (const c of claimed) {
-        yield* execute(c).pipe(Effect.catchAllCause((cause) => Effect.logError("search failed", cause)))
-      }
+      const leaseMillis = yield* LeaseMillis
+      // Claimed and handed back as one: a stop between the claim and the work leaves nothing claimed.
+      const claimed = yield* Effect.uninterruptibleMask((restore) =>
+        Effect.flatMap(searches.claim(owner, leaseMillis, options.batch ?? 10), (claimed) =>
+          restore(Effect.forEach(
+            claimed,
+            (c) => execute(c).pipe(Effect.catchAllCause((cause) => Effect.logError("search failed", cause))),
+            { discard: true }
+          )).pipe(
+            // Stopped (shutdown): what is not finished goes back at once, not after the lease (a finished
+            // search is not EXECUTING, so handing it back does nothing).
+            Effect.onInterrupt(() =>
+              Effect.forEach(claimed, (c) => searches.release(c.id, c.leaseOwner), { discard: true })
+            ),
+            Effect.as(claimed)
+          ))
+      )
       if (claimed.length === 0) yield* Effect.sleep(options.poll ?? "250 millis")
     }
   })
