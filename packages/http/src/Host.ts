@@ -57,6 +57,8 @@ export const serve = (
 /** What the host needs to know. */
 export interface HostConfig {
   readonly baseUrl: string
+  /** `{console_url}` (default `{base_url}/console`). */
+  readonly consoleUrl?: string
   /** Webhook delivery: the outbound guard (development mode allows http and loopback) and the poll interval. */
   readonly webhooks?: {
     readonly allowInsecure?: boolean
@@ -72,8 +74,14 @@ export interface HostConfig {
   readonly productionRegistry?: ReadonlyArray<Registry.RegistryBusiness>
 }
 
-const engineFor = (baseUrl: string, registry: Layer.Layer<Registry.Registry, never, PgClient.PgClient>) =>
-  Effect.provide(Engine.Engine, Engine.Engine.layerDefaults({ baseUrl }, registry))
+const engineFor = (config: HostConfig, registry: Layer.Layer<Registry.Registry, never, PgClient.PgClient>) =>
+  Effect.provide(
+    Engine.Engine,
+    Engine.Engine.layerDefaults(
+      { baseUrl: config.baseUrl, ...(config.consoleUrl === undefined ? {} : { consoleUrl: config.consoleUrl }) },
+      registry
+    )
+  )
 
 /**
  * The engines per environment: the sandbox searches the sandbox registry (in memory); production
@@ -84,11 +92,11 @@ export const layerEngines = (config: HostConfig) =>
     Engines,
     Effect.all({
       SANDBOX: engineFor(
-        config.baseUrl,
+        config,
         Registry.Registry.layerMemory(config.sandboxRegistry ?? Synthetic.registry(2026, 500))
       ),
       PRODUCTION: engineFor(
-        config.baseUrl,
+        config,
         config.productionRegistry === undefined
           ? RegistryDatabase.layer
           : Registry.Registry.layerMemory(config.productionRegistry)

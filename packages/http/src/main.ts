@@ -24,6 +24,11 @@ const baseUrlConfig = Config.string("OSIRIS_BASE_URL").pipe(
   Config.withDescription("{base_url} in the URLs of resources (default http://localhost:PORT)")
 )
 
+const consoleUrlConfig = Config.string("OSIRIS_CONSOLE_URL").pipe(
+  Config.option,
+  Config.withDescription("{console_url} in the console links of resources (default {base_url}/console)")
+)
+
 const allowInsecure = Config.boolean("OSIRIS_WEBHOOK_ALLOW_INSECURE").pipe(
   Config.withDefault(false),
   Config.withDescription("Allow http:// and loopback webhook endpoints (local development and tests only)")
@@ -85,6 +90,7 @@ const main = Effect.gen(function*() {
   const p = yield* port
   const configured = yield* baseUrlConfig
   const insecure = yield* allowInsecure
+  const consoleUrl = Option.map(yield* consoleUrlConfig, (u) => u.replace(/\/+$/, ""))
   const lease = yield* leaseSeconds
   const limit = yield* rateLimit
   const pepList = Option.map(yield* pepListPath, Providers.readPepList)
@@ -103,6 +109,7 @@ const main = Effect.gen(function*() {
     Host.serve({ log: true, rateLimit: limit.perSecond > 0 ? limit : false }).pipe(
       Layer.provide(Host.layerApi({
         baseUrl,
+        ...(Option.isSome(consoleUrl) ? { consoleUrl: consoleUrl.value } : {}),
         sandboxRegistry,
         webhooks: { allowInsecure: insecure },
         ...(Option.isSome(pepList) ? { pepList: pepList.value } : {})
