@@ -3,9 +3,10 @@
  * parsed, decoded with a Schema; anything else is a 413, 415 or a 422 in the documented shape with
  * one `value_error` that says what was expected.
  */
-import { HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { NodeHttpServerRequest } from "@effect/platform-node"
 import { RequestValidation } from "@osiris/core"
-import { Effect, Either, Option, Schema } from "effect"
+import { Effect, Either, Schema } from "effect"
 
 /** The largest body the host reads (DECISIONS section 5). */
 export const MAX_BODY = 1024 * 1024
@@ -25,27 +26,52 @@ export const unprocessable = (detail: ReadonlyArray<RequestValidation.ErrorDetai
 export const valueError = (loc: ReadonlyArray<string | number>, msg: string, input: unknown) =>
   unprocessable([{ type: "value_error", loc, msg: `Value error, ${msg}`, input, ctx: { error: {} } }])
 
-/** Reads the body within the limit: the bytes, or the 413 answer. */
+const tooLarge = () => json(413, { detail: "The request body is larger than 1 MiB." }, { connection: "close" })
+
+/**
+ * Reads the raw body, at most `limit` bytes: the bytes, "too-large" as soon as the limit is passed
+ * (the rest is never read; the connection closes after the answer), or "unreadable".
+ */
+const readNode = (req: HttpServerRequest.HttpServerRequest, limit: number) =>
+  Effect.async<Uint8Array, "too-large" | "unreadable">((resume) => {
+    const incoming = NodeHttpServerRequest.toIncomingMessage(req)
+    const chunks: Array<Buffer> = []
+    let size = 0
+    let done = false
+    const finish = (r: Effect.Effect<Uint8Array, "too-large" | "unreadable">) => {
+      if (done) return
+      done = true
+      incoming.off("data", onData)
+      resume(r)
+    }
+    const onData = (c: Buffer) => {
+      size += c.length
+      if (size > limit) {
+        incoming.pause()
+        finish(Effect.fail("too-large"))
+      } else chunks.push(c)
+    }
+    incoming.on("data", onData)
+    incoming.once("end", () => finish(Effect.succeed(new Uint8Array(Buffer.concat(chunks)))))
+    incoming.once("error", () => finish(Effect.fail("unreadable")))
+    incoming.once("aborted", () => finish(Effect.fail("unreadable")))
+  })
+
+/** Reads the body within the limit: the bytes, or the 413 (or 400) answer. */
 export const readLimited: Effect.Effect<
   Either.Either<Uint8Array, HttpServerResponse.HttpServerResponse>,
   never,
   HttpServerRequest.HttpServerRequest
 > = Effect.gen(function*() {
   const req = yield* HttpServerRequest.HttpServerRequest
-  // Refused from the Content-Length before reading; reading stops at the limit when it is not declared.
+  // Refused from the Content-Length before reading; otherwise reading stops at the limit.
   const declared = Number(req.headers["content-length"] ?? "0")
-  if (declared > MAX_BODY) {
-    return Either.left(json(413, { detail: "The request body is larger than 1 MiB." }))
-  }
-  const read = yield* Effect.either(HttpIncomingMessage.withMaxBodySize(req.arrayBuffer, Option.some(MAX_BODY)))
-  if (Either.isLeft(read)) {
-    return Either.left(
-      declared > 0
-        ? json(400, { detail: "The body could not be read." })
-        : json(413, { detail: "The request body is larger than 1 MiB." })
-    )
-  }
-  return Either.right(new Uint8Array(read.right))
+  if (declared > MAX_BODY) return Either.left(tooLarge())
+  const read = yield* Effect.either(readNode(req, MAX_BODY))
+  if (Either.isRight(read)) return Either.right(read.right)
+  return Either.left(
+    read.left === "too-large" ? tooLarge() : json(400, { detail: "The body could not be read." })
+  )
 })
 
 /** Whether a Content-Type names JSON. */

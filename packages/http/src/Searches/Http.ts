@@ -4,13 +4,14 @@
  * transaction), then run synchronously by this process under a lease (a process that dies leaves it
  * to the lease's expiry), and answered 201 with the finished Search.
  */
-import { HttpApiBuilder, HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Engine, Formats, Ids, RequestValidation, type Search, SearchRequest, SearchState } from "@osiris/core"
 import { Events } from "@osiris/webhooks"
 import { Clock, Duration, Effect, Either, Fiber, Option, Schema } from "effect"
 import { randomUUID } from "node:crypto"
 import { CurrentKey, OsirisApi } from "../Api.js"
 import type { ApiKey, Environment } from "../ApiKeys/Repo.js"
+import * as Body from "../Body.js"
 import { BusinessTokens } from "../BusinessTokens.js"
 import { IdempotencyRepo } from "../Idempotency/Repo.js"
 import { fingerprint } from "../Idempotency/Repo.js"
@@ -21,7 +22,6 @@ import { Engines, execute, LeaseMillis } from "./Worker.js"
 
 const encodeSearch = Schema.encodeSync(Schema.Any)
 const TERMINAL: ReadonlyArray<string> = ["COMPLETED", "FAILED", "CANCELLED"]
-const MAX_BODY = 1024 * 1024
 
 const cursorOf = (id: string) => Buffer.from(id, "utf8").toString("base64url")
 const idOfCursor = (cursor: string) => {
@@ -153,17 +153,10 @@ export const layer = HttpApiBuilder.group(OsirisApi, "searches", (handlers) =>
             return json(403, { detail: "This key lacks the searches:write scope." })
           }
           const req = yield* HttpServerRequest.HttpServerRequest
-          // 1 MiB at most (DECISIONS section 5): refused from the Content-Length before reading, and
-          // reading stops at the limit when the length is not declared.
-          const declared = Number(req.headers["content-length"] ?? "0")
-          if (declared > MAX_BODY) return json(413, { detail: "The request body is larger than 1 MiB." })
-          const read = yield* Effect.either(HttpIncomingMessage.withMaxBodySize(req.arrayBuffer, Option.some(MAX_BODY)))
-          if (Either.isLeft(read)) {
-            return declared > 0
-              ? json(400, { detail: "The body could not be read." })
-              : json(413, { detail: "The request body is larger than 1 MiB." })
-          }
-          const body = new Uint8Array(read.right)
+          // 1 MiB at most (DECISIONS section 5): refused from the Content-Length, or once 1 MiB was read.
+          const read = yield* Body.readLimited
+          if (Either.isLeft(read)) return read.left
+          const body = read.right
           const contentType = req.headers["content-type"] ?? ""
           if (body.length > 0 && !/^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType)) {
             return json(415, { detail: "Send the body as application/json." })
