@@ -71,6 +71,8 @@ export interface HostConfig {
   /** Where production enhanced searches find officers and addresses online (none: they fail, saying so). */
   readonly enhancedSource?: Providers.EnhancedSource
   readonly sandboxRegistry?: ReadonlyArray<Registry.RegistryBusiness>
+  /** The sandbox registry as a service (the testkit's, with its magic inputs); wins over `sandboxRegistry`. */
+  readonly sandboxRegistryLayer?: Layer.Layer<Registry.Registry>
   readonly productionRegistry?: ReadonlyArray<Registry.RegistryBusiness>
 }
 
@@ -93,7 +95,8 @@ export const layerEngines = (config: HostConfig) =>
     Effect.all({
       SANDBOX: engineFor(
         config,
-        Registry.Registry.layerMemory(config.sandboxRegistry ?? Synthetic.registry(2026, 500))
+        config.sandboxRegistryLayer ??
+          Registry.Registry.layerMemory(config.sandboxRegistry ?? Synthetic.registry(2026, 500))
       ),
       PRODUCTION: engineFor(
         config,

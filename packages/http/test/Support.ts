@@ -14,13 +14,15 @@ export const serverFor = (
   backend: Backend,
   sandboxRegistry: ReadonlyArray<Registry.RegistryBusiness>,
   productionRegistry?: ReadonlyArray<Registry.RegistryBusiness>,
-  serveOptions: Parameters<typeof Host.serve>[0] = {}
+  serveOptions: Parameters<typeof Host.serve>[0] = {},
+  config: Partial<Host.HostConfig> = {}
 ) =>
   Host.serve(serveOptions).pipe(
     Layer.provideMerge(Host.layerApi({
       baseUrl: BASE_URL,
       sandboxRegistry,
-      ...(productionRegistry === undefined ? {} : { productionRegistry })
+      ...(productionRegistry === undefined ? {} : { productionRegistry }),
+      ...config
     })),
     Layer.provideMerge(Host.layerRepos),
     Layer.provideMerge(backend.fresh()),
