@@ -1,13 +1,12 @@
 /**
  * The reference host, assembled: storage (migrated at start), repositories, the engines per
- * environment, and the HTTP API. Until the testkit's fixture registry lands, the sandbox registry is
- * a seeded synthetic registry (`Synthetic.registry(2026, 500)`); the production registry is the
- * operator's (empty here until `osiris registry import` lands).
+ * environment, and the HTTP API. The sandbox registry is the fixture registry (`Sandbox.registry()`);
+ * the production registry is the operator's, imported into the database.
  */
 import { HttpApiBuilder, HttpApiScalar, HttpMiddleware } from "@effect/platform"
 import type { Migrator, SqlClient, SqlError } from "@effect/sql"
 import type { PgClient } from "@effect/sql-pg"
-import { Engine, Ids, Registry, Synthetic } from "@osiris/core"
+import { Engine, Ids, Registry, Sandbox } from "@osiris/core"
 import { Dispatcher, Store } from "@osiris/webhooks"
 import { type Duration, Effect, Layer } from "effect"
 import { randomUUID } from "node:crypto"
@@ -96,7 +95,7 @@ export const layerEngines = (config: HostConfig) =>
       SANDBOX: engineFor(
         config,
         config.sandboxRegistryLayer ??
-          Registry.Registry.layerMemory(config.sandboxRegistry ?? Synthetic.registry(2026, 500))
+          Registry.Registry.layerMemory(config.sandboxRegistry ?? Sandbox.registry())
       ),
       PRODUCTION: engineFor(
         config,

@@ -6,7 +6,7 @@
  */
 import { HttpServer } from "@effect/platform"
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
-import { Synthetic } from "@osiris/core"
+import { Sandbox } from "@osiris/core"
 import { Config, Console, Effect, Layer, Option, Redacted } from "effect"
 import { createServer } from "node:http"
 import { ApiKeysRepo, SCOPES } from "./ApiKeys/Repo.js"
@@ -55,7 +55,13 @@ const rateLimit = Config.all({
   )
 })
 
-const sandboxRegistry = Synthetic.registry(2026, 500)
+const sandboxRegistry = Sandbox.registry()
+
+/** A sandbox business the quick start's request verifies: active, in good standing, no watchlist hit. */
+const quickStartBusiness = sandboxRegistry.find((r) =>
+  r.watchlist_hits.length === 0 && r.registrations.length > 0 &&
+  r.registrations.every((g) => g.status === "ACTIVE" && g.standing === "GOOD")
+) ?? sandboxRegistry[0]!
 
 /** Creates the demo application and its sandbox key on an empty store, and prints the key once. */
 const bootstrap = (baseUrl: string) =>
@@ -63,7 +69,7 @@ const bootstrap = (baseUrl: string) =>
     const keys = yield* ApiKeysRepo
     const app = yield* keys.ensureApplication("demo")
     const existing = yield* keys.list(app.id, "SANDBOX")
-    const sample = sandboxRegistry[0]!
+    const sample = quickStartBusiness
     const address = `${sample.addresses[0]!.street}, ${sample.addresses[0]!.city}, ${sample.addresses[0]!.state} ${
       sample.addresses[0]!.zip
     }`

@@ -5,7 +5,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import { Synthetic } from "@osiris/core"
+import { Sandbox } from "@osiris/core"
 import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import { join } from "node:path"
@@ -51,8 +51,8 @@ const startHost = (databaseUrl: string) =>
     })
   })
 
-// A business of the host's sandbox registry (the seeded synthetic one `npm start` serves).
-const sample = Synthetic.registry(2026, 500)[0]!
+// A business of the host's sandbox registry (the fixture registry `npm start` serves).
+const sample = Sandbox.registry()[0]!
 const request = {
   name: sample.name,
   address: `${sample.addresses[0]!.street}, ${sample.addresses[0]!.city}, ${sample.addresses[0]!.state} ${
