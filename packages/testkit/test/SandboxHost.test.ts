@@ -1,0 +1,31 @@
+import { Sandbox } from "@osiris/core"
+import { describe, expect, it } from "vitest"
+import { startSandboxHost } from "../src/index.js"
+
+describe("startSandboxHost", () => {
+  it("starts the whole host in-process with keys and a registered sink, quickly", async () => {
+    const started = Date.now()
+    const host = await startSandboxHost()
+    const elapsed = Date.now() - started
+    try {
+      console.log(`sandbox host started in ${elapsed} ms`)
+      const b = Sandbox.registry()[10]!
+      const a = b.addresses[0]!
+      const r = await fetch(`${host.baseUrl}/searches`, {
+        method: "POST",
+        headers: { "x-api-key": host.sandboxKey, "content-type": "application/json" },
+        body: JSON.stringify({ name: b.name, address: `${a.street}, ${a.city}, ${a.state} ${a.zip}` })
+      })
+      const s = (await r.json()) as { id: string; url: string; business: { id: string } }
+      expect(r.status).toBe(201)
+      expect(s.business.id).toBe(b.id)
+      expect(s.url).toBe(`${host.baseUrl}/searches/${s.id}`)
+      const d = await host.sink.waitFor("BusinessSearch.completed", (d) => d.event?.data.id === s.id)
+      expect(d.verified).toBe(true)
+      const live = await fetch(`${host.baseUrl}/searches`, { headers: { "x-api-key": host.productionKey } })
+      expect(live.status).toBe(200)
+    } finally {
+      await host.close()
+    }
+  })
+})
