@@ -6,7 +6,7 @@
 import { HttpApiBuilder, HttpApiScalar, HttpMiddleware } from "@effect/platform"
 import type { Migrator, SqlClient, SqlError } from "@effect/sql"
 import type { PgClient } from "@effect/sql-pg"
-import { Engine, Ids, Registry, Sandbox } from "@osiris/core"
+import { Engine, Ids, Registry, Sandbox, Watchlist } from "@osiris/core"
 import { Dispatcher, Store } from "@osiris/webhooks"
 import { type Duration, Effect, Layer } from "effect"
 import { randomUUID } from "node:crypto"
@@ -65,6 +65,8 @@ export interface HostConfig {
     /** Run the delivery worker in this process (default true). */
     readonly deliver?: boolean
   }
+  /** The sanctions list both environments screen against (default: the bundled OFAC SDN list). */
+  readonly watchlist?: Layer.Layer<Watchlist.WatchlistSource>
   /** The PEP list production PEP screening uses (none: those orderables fail, saying so). */
   readonly pepList?: Providers.PepList
   /** Where production enhanced searches find officers and addresses online (none: they fail, saying so). */
@@ -75,34 +77,49 @@ export interface HostConfig {
   readonly productionRegistry?: ReadonlyArray<Registry.RegistryBusiness>
 }
 
-const engineFor = (config: HostConfig, registry: Layer.Layer<Registry.Registry, never, PgClient.PgClient>) =>
+const engineFor = (
+  config: HostConfig,
+  registry: Layer.Layer<Registry.Registry, never, PgClient.PgClient>,
+  watchlist: Layer.Layer<Watchlist.WatchlistSource>
+) =>
   Effect.provide(
     Engine.Engine,
     Engine.Engine.layerDefaults(
       { baseUrl: config.baseUrl, ...(config.consoleUrl === undefined ? {} : { consoleUrl: config.consoleUrl }) },
-      registry
+      registry,
+      { watchlist }
     )
   )
 
 /**
  * The engines per environment: the sandbox searches the sandbox registry (in memory); production
  * searches the registry imported into the database (`osiris registry import`), or the records given.
+ * Both screen against one watchlist index, built once.
  */
 export const layerEngines = (config: HostConfig) =>
   Layer.effect(
     Engines,
-    Effect.all({
-      SANDBOX: engineFor(
-        config,
-        config.sandboxRegistryLayer ??
-          Registry.Registry.layerMemory(config.sandboxRegistry ?? Sandbox.registry())
-      ),
-      PRODUCTION: engineFor(
-        config,
-        config.productionRegistry === undefined
-          ? RegistryDatabase.layer
-          : Registry.Registry.layerMemory(config.productionRegistry)
-      )
+    Effect.gen(function*() {
+      const screening = config.watchlist ??
+        Layer.succeed(
+          Watchlist.WatchlistSource,
+          yield* Effect.provide(Watchlist.WatchlistSource, Watchlist.WatchlistSource.layerOfacSdn)
+        )
+      return yield* Effect.all({
+        SANDBOX: engineFor(
+          config,
+          config.sandboxRegistryLayer ??
+            Registry.Registry.layerMemory(config.sandboxRegistry ?? Sandbox.registry()),
+          screening
+        ),
+        PRODUCTION: engineFor(
+          config,
+          config.productionRegistry === undefined
+            ? RegistryDatabase.layer
+            : Registry.Registry.layerMemory(config.productionRegistry),
+          screening
+        )
+      })
     })
   )
 

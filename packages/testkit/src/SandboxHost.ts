@@ -5,8 +5,8 @@
  * production key, the sink, the clock, and `close`.
  */
 import { NodeHttpServer } from "@effect/platform-node"
-import type { Registry } from "@osiris/core"
-import { ApiKeys, Database, Host } from "@osiris/http"
+import { type Registry, Watchlist } from "@osiris/core"
+import { ApiKeys, Database, Host, Migrations } from "@osiris/http"
 import { Signature, Store } from "@osiris/webhooks"
 import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { createServer } from "node:http"
@@ -36,6 +36,19 @@ export interface SandboxHost {
   readonly close: () => Promise<void>
 }
 
+/**
+ * Shared by every sandbox host of the process, made on first use: a migrated empty database to start
+ * from (PGlite's initdb and the migrations take seconds; loading the dump takes a fraction of one),
+ * and the OFAC screening index.
+ */
+let template: Promise<Blob> | undefined
+const databaseTemplate = () => (template ??= Effect.runPromise(Database.embeddedTemplate(Migrations.run)))
+let screening: Layer.Layer<Watchlist.WatchlistSource> | undefined
+const watchlist = () => (screening ??= Layer.succeed(
+  Watchlist.WatchlistSource,
+  Effect.runSync(Effect.provide(Watchlist.WatchlistSource, Watchlist.WatchlistSource.layerOfacSdn))
+))
+
 const freePort = () =>
   new Promise<number>((resolve, reject) => {
     const s = createNetServer()
@@ -52,15 +65,17 @@ export const startSandboxHost = async (options: SandboxHostOptions = {}): Promis
   const port = await freePort()
   const baseUrl = `http://127.0.0.1:${port}`
   const sink = await WebhookSink.start({ now: clock.now })
+  const database = await databaseTemplate()
   const layer = Host.serve({ rateLimit: false }).pipe(
     Layer.provideMerge(Host.layerApi({
       baseUrl,
       ...(options.sandboxRegistryLayer === undefined ? {} : { sandboxRegistryLayer: options.sandboxRegistryLayer }),
       productionRegistry: options.productionRegistry ?? [],
-      webhooks: { allowInsecure: true, poll: "20 millis" }
+      webhooks: { allowInsecure: true, poll: "20 millis" },
+      watchlist: watchlist()
     })),
     Layer.provideMerge(Host.layerRepos),
-    Layer.provideMerge(Database.layerEmbedded(undefined)),
+    Layer.provideMerge(Database.layerEmbedded(undefined, { template: database })),
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port, host: "127.0.0.1" })),
     Layer.provide(clock.layer)
   )

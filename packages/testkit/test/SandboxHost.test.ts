@@ -3,12 +3,17 @@ import { describe, expect, it } from "vitest"
 import { startSandboxHost } from "../src/index.js"
 
 describe("startSandboxHost", () => {
-  it("starts the whole host in-process with keys and a registered sink, quickly", async () => {
+  it("starts the whole host in-process with keys and a registered sink", async () => {
     const started = Date.now()
     const host = await startSandboxHost()
-    const elapsed = Date.now() - started
+    const first = Date.now() - started
+    // A second host in the same process starts from the shared template (printed, not asserted:
+    // speed is for benchmarks on this shared machine).
+    const again = Date.now()
+    const second = await startSandboxHost()
+    console.log(`sandbox hosts started in ${first} ms (first in the process) and ${Date.now() - again} ms`)
+    await second.close()
     try {
-      console.log(`sandbox host started in ${elapsed} ms`)
       const b = Sandbox.registry()[10]!
       const a = b.addresses[0]!
       const r = await fetch(`${host.baseUrl}/searches`, {
