@@ -109,21 +109,20 @@ export const layer = HttpApiBuilder.group(OsirisApi, "searches", (handlers) =>
     ) =>
       Effect.gen(function*() {
         if (mode._tag === "Sync") {
-          const deadline = (yield* Clock.currentTimeMillis) + mode.seconds * 1000
-          if (Option.isSome(running)) {
-            yield* Fiber.join(running.value).pipe(Effect.timeout(Duration.seconds(mode.seconds)), Effect.ignore)
-          }
-          // Another request (maybe in another process) runs it: wait for its finish to be announced.
-          yield* Effect.scoped(Effect.gen(function*() {
-            const finished = yield* signals.watch(id)
-            let current = yield* searches.get(key.applicationId, id)
-            while (Option.isSome(current) && !TERMINAL.includes(current.value.state)) {
-              const left = deadline - (yield* Clock.currentTimeMillis)
-              if (left <= 0) return
-              yield* finished.pipe(Effect.timeout(Duration.millis(left)), Effect.ignore)
-              current = yield* searches.get(key.applicationId, id)
-            }
-          }))
+          // One budget for the whole wait, on the sleeping clock (a sandbox clock that only moves
+          // when told still sleeps in real time).
+          yield* Effect.gen(function*() {
+            if (Option.isSome(running)) yield* Effect.ignore(Fiber.join(running.value))
+            // Another request (maybe in another process) runs it: wait for its finish to be announced.
+            yield* Effect.scoped(Effect.gen(function*() {
+              const finished = yield* signals.watch(id)
+              let current = yield* searches.get(key.applicationId, id)
+              while (Option.isSome(current) && !TERMINAL.includes(current.value.state)) {
+                yield* finished
+                current = yield* searches.get(key.applicationId, id)
+              }
+            }))
+          }).pipe(Effect.timeout(Duration.seconds(mode.seconds)), Effect.ignore)
         }
         // A new asynchronous search is answered as created (PENDING, 202), whatever the worker did since.
         const s = mode._tag === "Async" && !replay && created !== undefined
