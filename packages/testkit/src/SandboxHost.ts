@@ -8,7 +8,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { type Registry, Watchlist } from "@osiris/core"
 import { ApiKeys, Database, Host, Migrations } from "@osiris/http"
 import { Signature, Store } from "@osiris/webhooks"
-import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
+import { Effect, Layer, ManagedRuntime, Random, Redacted } from "effect"
 import { createServer } from "node:http"
 import { createServer as createNetServer } from "node:net"
 import * as SandboxClock from "./SandboxClock.js"
@@ -16,8 +16,13 @@ import * as WebhookSink from "./WebhookSink.js"
 
 /** Options of a sandbox host. */
 export interface SandboxHostOptions {
-  /** The clock the host runs on (default: a running clock that `advance` moves forward). */
+  /**
+   * The clock the host runs on (default: a clock frozen at `SandboxClock.EPOCH` that only `advance`
+   * moves, so times in responses are the same on every run).
+   */
   readonly clock?: SandboxClock.SandboxClock
+  /** Seeds the host's randomness (ids, jitter); the same seed and requests give the same ids. Default 1. */
+  readonly seed?: number
   /** Records for production keys' registry (default: none). */
   readonly productionRegistry?: ReadonlyArray<Registry.RegistryBusiness>
   /** The sandbox registry as a service (default: the fixture registry). */
@@ -61,7 +66,7 @@ const freePort = () =>
 
 /** Starts a sandbox host. */
 export const startSandboxHost = async (options: SandboxHostOptions = {}): Promise<SandboxHost> => {
-  const clock = options.clock ?? SandboxClock.make({ frozen: false })
+  const clock = options.clock ?? SandboxClock.make({ frozen: true })
   const port = await freePort()
   const baseUrl = `http://127.0.0.1:${port}`
   const sink = await WebhookSink.start({ now: clock.now })
@@ -77,7 +82,8 @@ export const startSandboxHost = async (options: SandboxHostOptions = {}): Promis
     Layer.provideMerge(Host.layerRepos),
     Layer.provideMerge(Database.layerEmbedded(undefined, { template: database })),
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port, host: "127.0.0.1" })),
-    Layer.provide(clock.layer)
+    Layer.provide(clock.layer),
+    Layer.provide(Layer.setRandom(Random.make(options.seed ?? 1)))
   )
   const runtime = ManagedRuntime.make(layer)
   try {

@@ -34,3 +34,35 @@ describe("startSandboxHost", () => {
     }
   })
 })
+
+describe("determinism", () => {
+  it("the same requests on two fresh sandbox hosts give byte-identical Search JSON", async () => {
+    const run = async () => {
+      const host = await startSandboxHost()
+      try {
+        const out: Array<string> = []
+        for (const b of Sandbox.registry().slice(20, 24)) {
+          const a = b.addresses[0]!
+          const r = await fetch(`${host.baseUrl}/searches`, {
+            method: "POST",
+            headers: { "x-api-key": host.sandboxKey, "content-type": "application/json" },
+            body: JSON.stringify({
+              name: b.name,
+              address: `${a.street}, ${a.city}, ${a.state} ${a.zip}`,
+              options: ["Order.NaicsPrediction"]
+            })
+          })
+          // The base URL differs between hosts (ephemeral ports): compare what follows it.
+          out.push((await r.text()).replaceAll(host.baseUrl, "{base_url}"))
+        }
+        return out
+      } finally {
+        await host.close()
+      }
+    }
+    const first = await run()
+    const second = await run()
+    expect(first.every((s) => s.includes("\"state\":\"COMPLETED\""))).toBe(true)
+    expect(second).toEqual(first)
+  })
+})
