@@ -100,32 +100,10 @@ export interface NewEvent {
   readonly data: unknown
 }
 
-const TS = "'YYYY-MM-DD\"T\"HH24:MI:SS.US'"
+const TS = Formats.PG_TIMESTAMP
 
 // PostgreSQL text cannot hold NUL; receivers' answers may.
 const clean = (s: string | null) => (s === null ? null : s.replaceAll("\u0000", "\uFFFD"))
-
-interface EndpointRow {
-  readonly id: string
-  readonly applicationId: string
-  readonly environment: Environment
-  readonly url: string
-  readonly description: string | null
-  readonly eventTypes: ReadonlyArray<string>
-  readonly createdAt: string
-  readonly updatedAt: string
-  readonly disabledAt: string | null
-  readonly disabledReason: string | null
-  readonly previousSecretUntil: string | null
-}
-
-const toEndpoint = (r: EndpointRow): Endpoint => ({
-  ...r,
-  createdAt: r.createdAt as Formats.Timestamp,
-  updatedAt: r.updatedAt as Formats.Timestamp,
-  disabledAt: r.disabledAt as Formats.Timestamp | null,
-  previousSecretUntil: r.previousSecretUntil as Formats.Timestamp | null
-})
 
 /** The webhook store. */
 export class WebhookStore extends Context.Tag("@osiris/webhooks/WebhookStore")<WebhookStore, {
@@ -183,7 +161,6 @@ export class WebhookStore extends Context.Tag("@osiris/webhooks/WebhookStore")<W
         to_char(created_at, ${TS}) as created_at, to_char(updated_at, ${TS}) as updated_at,
         to_char(disabled_at, ${TS}) as disabled_at, disabled_reason,
         to_char(previous_secret_until, ${TS}) as previous_secret_until`)
-      const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)
 
       return WebhookStore.of({
         publish: (event) =>
@@ -207,29 +184,26 @@ export class WebhookStore extends Context.Tag("@osiris/webhooks/WebhookStore")<W
             const id = yield* ids.next
             const at = yield* now
             // Event types are catalogue names (no spaces), so a space-joined string splits back exactly.
-            const rows = yield* sql<EndpointRow>`insert into webhook_endpoints
+            const rows = yield* sql<Endpoint>`insert into webhook_endpoints
                 (id, application_id, environment, url, description, event_types, secret, created_at, updated_at)
               values (${id}, ${input.applicationId}, ${input.environment}, ${input.url}, ${input.description},
                 coalesce(string_to_array(nullif(${input.eventTypes.join(" ")}, ''), ' '), '{}')::text[],
                 ${input.secret}, ${at}::timestamp, ${at}::timestamp)
               returning ${endpointColumns}`
-            return toEndpoint(rows[0]!)
+            return rows[0]!
           }).pipe(Effect.orDie),
         listEndpoints: (applicationId, environment) =>
-          Effect.map(
-            sql<EndpointRow>`select ${endpointColumns} from webhook_endpoints
-              where application_id = ${applicationId} and environment = ${environment} and deleted_at is null
-              order by id`,
-            (rows) => rows.map(toEndpoint)
-          ).pipe(Effect.orDie),
+          sql<Endpoint>`select ${endpointColumns} from webhook_endpoints
+            where application_id = ${applicationId} and environment = ${environment} and deleted_at is null
+            order by id`.pipe(Effect.orDie),
         findEndpoint: (applicationId, id) =>
-          !isUuid(id) ? Effect.succeed(Option.none()) : Effect.map(
-            sql<EndpointRow>`select ${endpointColumns} from webhook_endpoints
+          !Formats.isUuid(id) ? Effect.succeed(Option.none()) : Effect.map(
+            sql<Endpoint>`select ${endpointColumns} from webhook_endpoints
               where id = ${id} and application_id = ${applicationId} and deleted_at is null`,
-            (rows) => Option.fromNullable(rows[0]).pipe(Option.map(toEndpoint))
+            (rows) => Option.fromNullable(rows[0])
           ).pipe(Effect.orDie),
         deleteEndpoint: (applicationId, id) =>
-          !isUuid(id) ? Effect.succeed(false) : sql.withTransaction(Effect.gen(function*() {
+          !Formats.isUuid(id) ? Effect.succeed(false) : sql.withTransaction(Effect.gen(function*() {
             const at = yield* now
             const rows =
               yield* sql`update webhook_endpoints set deleted_at = ${at}::timestamp, updated_at = ${at}::timestamp
@@ -241,16 +215,16 @@ export class WebhookStore extends Context.Tag("@osiris/webhooks/WebhookStore")<W
             return true
           })).pipe(Effect.orDie),
         rotateSecret: (applicationId, id, secret, overlapMillis) =>
-          !isUuid(id) ? Effect.succeed(Option.none()) : Effect.gen(function*() {
+          !Formats.isUuid(id) ? Effect.succeed(Option.none()) : Effect.gen(function*() {
             const at = yield* nowMillis
             const rows = yield* sql<
-              EndpointRow
+              Endpoint
             >`update webhook_endpoints set previous_secret = secret, secret = ${secret},
                 previous_secret_until = ${Formats.timestampFromMillis(at + overlapMillis)}::timestamp,
                 updated_at = ${Formats.timestampFromMillis(at)}::timestamp
               where id = ${id} and application_id = ${applicationId} and deleted_at is null
               returning ${endpointColumns}`
-            return Option.fromNullable(rows[0]).pipe(Option.map(toEndpoint))
+            return Option.fromNullable(rows[0])
           }).pipe(Effect.orDie),
         deliveries: (endpointId, limit) =>
           Effect.gen(function*() {
@@ -270,7 +244,7 @@ export class WebhookStore extends Context.Tag("@osiris/webhooks/WebhookStore")<W
             }))
           }).pipe(Effect.orDie),
         redeliver: (applicationId, eventId, environment) =>
-          !isUuid(eventId) ? Effect.succeed(Option.none()) : Effect.gen(function*() {
+          !Formats.isUuid(eventId) ? Effect.succeed(Option.none()) : Effect.gen(function*() {
             const at = yield* now
             const events = yield* sql<{ readonly environment: Environment }>`
               select environment from webhook_events where id = ${eventId} and application_id = ${applicationId}`
