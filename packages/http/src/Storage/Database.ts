@@ -14,6 +14,9 @@ import { mkdirSync, readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 
+/** A `jsonb` column's document, whether the client handed it back parsed or as text. */
+export const jsonColumn = (v: unknown): unknown => (typeof v === "string" ? JSON.parse(v) : v)
+
 /** The embedded database could not be opened or served. */
 export class EmbeddedDatabaseError extends Data.TaggedError("EmbeddedDatabaseError")<{ readonly cause: unknown }> {}
 
@@ -73,38 +76,12 @@ const openEmbedded = (dataDir: string | undefined, template: Blob | undefined) =
   )
 
 /**
- * An embedded PostgreSQL (PGlite): on disk under `dataDir`, or in memory when it is undefined,
- * optionally started from a `template` (a data directory dumped by `embeddedTemplate`, which skips
- * initdb and the migrations it holds). Served on an ephemeral loopback port for the layer's lifetime.
+ * Serves a PGlite on an ephemeral loopback port for the scope's lifetime; the client layer for it
+ * (one connection: PGlite runs one session, so transactions queue instead of interleaving).
  */
-export const layerEmbedded = (dataDir: string | undefined, options: { readonly template?: Blob } = {}) =>
-  Layer.unwrapScoped(
-    Effect.gen(function*() {
-      const db = yield* openEmbedded(dataDir, options.template)
-      const server = yield* Effect.acquireRelease(
-        Effect.tryPromise({
-          try: async () => {
-            const s = new PGLiteSocketServer({ db, port: 0, host: "127.0.0.1", maxConnections: 1 })
-            await s.start()
-            return s
-          },
-          catch: (cause) => new EmbeddedDatabaseError({ cause })
-        }),
-        (s) => Effect.promise(() => s.stop()).pipe(Effect.ignore)
-      )
-      const url = Redacted.make(`postgres://postgres@${server.getServerConn()}/postgres`)
-      return PgClient.layer({ url, ...clientOptions, maxConnections: 1 })
-    })
-  )
-
-/**
- * A template for in-memory embedded databases: a fresh PGlite after `prepare` ran on it (the
- * migrations, say), dumped. Databases started from it open in a fraction of initdb's time.
- */
-export const embeddedTemplate = <E>(prepare: Effect.Effect<unknown, E, PgClient.PgClient | SqlClient.SqlClient>) =>
-  Effect.scoped(Effect.gen(function*() {
-    const db = yield* openEmbedded(undefined, undefined)
-    const server = yield* Effect.acquireRelease(
+const serveEmbedded = (db: PGlite) =>
+  Effect.map(
+    Effect.acquireRelease(
       Effect.tryPromise({
         try: async () => {
           const s = new PGLiteSocketServer({ db, port: 0, host: "127.0.0.1", maxConnections: 1 })
@@ -114,9 +91,31 @@ export const embeddedTemplate = <E>(prepare: Effect.Effect<unknown, E, PgClient.
         catch: (cause) => new EmbeddedDatabaseError({ cause })
       }),
       (s) => Effect.promise(() => s.stop()).pipe(Effect.ignore)
-    )
-    const url = Redacted.make(`postgres://postgres@${server.getServerConn()}/postgres`)
-    yield* Effect.scoped(prepare.pipe(Effect.provide(PgClient.layer({ url, ...clientOptions, maxConnections: 1 }))))
+    ),
+    (server) =>
+      PgClient.layer({
+        url: Redacted.make(`postgres://postgres@${server.getServerConn()}/postgres`),
+        ...clientOptions,
+        maxConnections: 1
+      })
+  )
+
+/**
+ * An embedded PostgreSQL (PGlite): on disk under `dataDir`, or in memory when it is undefined,
+ * optionally started from a `template` (a data directory dumped by `embeddedTemplate`, which skips
+ * initdb and the migrations it holds). Served on an ephemeral loopback port for the layer's lifetime.
+ */
+export const layerEmbedded = (dataDir: string | undefined, options: { readonly template?: Blob } = {}) =>
+  Layer.unwrapScoped(Effect.flatMap(openEmbedded(dataDir, options.template), serveEmbedded))
+
+/**
+ * A template for in-memory embedded databases: a fresh PGlite after `prepare` ran on it (the
+ * migrations, say), dumped. Databases started from it open in a fraction of initdb's time.
+ */
+export const embeddedTemplate = <E>(prepare: Effect.Effect<unknown, E, PgClient.PgClient | SqlClient.SqlClient>) =>
+  Effect.scoped(Effect.gen(function*() {
+    const db = yield* openEmbedded(undefined, undefined)
+    yield* Effect.scoped(prepare.pipe(Effect.provide(yield* serveEmbedded(db))))
     return yield* Effect.tryPromise({
       try: () => db.dumpDataDir("none"),
       catch: (cause) => new EmbeddedDatabaseError({ cause })
