@@ -8,8 +8,7 @@
 import { Effect } from "effect"
 import * as http from "node:http"
 import * as https from "node:https"
-import { isIP } from "node:net"
-import { addressRefusal, guardedLookup, type GuardOptions, hostOf, urlRefusal } from "./Guard.js"
+import { guardedLookup, type GuardOptions, urlRefusal } from "./Guard.js"
 
 /** The limit for one attempt, connection to last byte. */
 export const TIMEOUT_MILLIS = 15_000
@@ -63,14 +62,10 @@ export const post = (input: {
       response: null,
       retryAfter: null
     })
+    // The URL's rules, and a literal IP host (which never reaches the resolver).
     const refusal = urlRefusal(input.url, input.guard)
     if (refusal !== undefined) return resume(Effect.succeed(refused(`refused: ${refusal}`)))
     const u = new URL(input.url)
-    const host = hostOf(u)
-    if (isIP(host) !== 0) {
-      const r = addressRefusal(host, input.guard)
-      if (r !== undefined) return resume(Effect.succeed(refused(`refused: ${r}`)))
-    }
     let settled = false
     const settle = (a: Attempt) => {
       if (settled) return

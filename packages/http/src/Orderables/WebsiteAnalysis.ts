@@ -8,7 +8,6 @@ import { Guard } from "@osiris/webhooks"
 import { Data, Effect } from "effect"
 import * as http from "node:http"
 import * as https from "node:https"
-import { isIP } from "node:net"
 import type { TLSSocket } from "node:tls"
 
 /** The analysis could not be made. */
@@ -40,14 +39,10 @@ const PARKED = [
 
 const fetchOnce = (url: string, guard: Guard.GuardOptions) =>
   Effect.async<Hop, AnalysisFailed>((resume) => {
+    // The URL's rules, and a literal IP host (which never reaches the resolver).
     const refusal = Guard.urlRefusal(url, guard)
     if (refusal !== undefined) return resume(Effect.fail(new AnalysisFailed({ message: `refused: ${refusal}` })))
     const u = new URL(url)
-    const host = Guard.hostOf(u)
-    if (isIP(host) !== 0) {
-      const r = Guard.addressRefusal(host, guard)
-      if (r !== undefined) return resume(Effect.fail(new AnalysisFailed({ message: `refused: ${r}` })))
-    }
     const options = {
       method: "GET",
       lookup: Guard.guardedLookup(guard) as unknown as http.RequestOptions["lookup"],
