@@ -113,24 +113,27 @@ const enhanced = (source: EnhancedSource | undefined) => (input: ProviderInput) 
 
 const websiteOf = (input: ProviderInput) => input.search.business?.website ?? input.request.website ?? null
 
-/** The production providers. */
-export const production = (options: {
-  readonly guard: Guard.GuardOptions
-  readonly pepList?: PepList
-  readonly enhancedSource?: EnhancedSource
-}): Providers => {
-  const screen = pep(options.pepList)
-  const merge = enhanced(options.enhancedSource)
+/** What differs between environments; everything else is the same code. */
+interface ProviderParts {
+  readonly analyseWebsite: (
+    url: string,
+    input: ProviderInput
+  ) => Effect.Effect<Record<string, unknown>, ProviderFailure>
+  readonly pepList?: PepList | undefined
+  readonly enhancedSource?: EnhancedSource | undefined
+}
+
+/** The providers over their parts. */
+const makeProviders = (parts: ProviderParts): Providers => {
+  const screen = pep(parts.pepList)
+  const merge = enhanced(parts.enhancedSource)
   return {
     run: (option, input) => {
       switch (option) {
         case "Order.WebsiteAnalysis": {
           const site = websiteOf(input)
           if (site === null) return Effect.fail(new ProviderFailure({ message: "There is no website to analyse." }))
-          const url = /^https?:\/\//i.test(site) ? site : `https://${site}`
-          return WebsiteAnalysis.analyse(url, options.guard).pipe(
-            Effect.mapError((e) => new ProviderFailure({ message: e.message }))
-          )
+          return parts.analyseWebsite(/^https?:\/\//i.test(site) ? site : `https://${site}`, input)
         }
         case "Order.NaicsPrediction":
           return naics(input)
@@ -142,6 +145,21 @@ export const production = (options: {
     }
   }
 }
+
+/** The production providers. */
+export const production = (options: {
+  readonly guard: Guard.GuardOptions
+  readonly pepList?: PepList
+  readonly enhancedSource?: EnhancedSource
+}): Providers =>
+  makeProviders({
+    analyseWebsite: (url) =>
+      WebsiteAnalysis.analyse(url, options.guard).pipe(
+        Effect.mapError((e) => new ProviderFailure({ message: e.message }))
+      ),
+    pepList: options.pepList,
+    enhancedSource: options.enhancedSource
+  })
 
 /** A fictional PEP list for the sandbox. */
 export const SANDBOX_PEP_LIST: PepList = {
@@ -153,9 +171,20 @@ export const SANDBOX_PEP_LIST: PepList = {
 }
 
 /** The sandbox's deterministic providers (no network). */
-export const sandbox: Providers = (() => {
-  const screen = pep(SANDBOX_PEP_LIST)
-  const merge = enhanced({
+export const sandbox: Providers = makeProviders({
+  analyseWebsite: (url, input) =>
+    Effect.succeed({
+      url,
+      final_url: url,
+      status: 200,
+      redirects: [],
+      title: input.search.business?.name ?? null,
+      tls: { protocol: "TLSv1.3", issuer: "Osiris Sandbox CA", valid_to: "Jan  1 00:00:00 2030 GMT", authorized: true },
+      parked: false,
+      parked_signs: []
+    }),
+  pepList: SANDBOX_PEP_LIST,
+  enhancedSource: {
     name: "Osiris sandbox",
     // Deterministic "online" findings: the registry's officers plus one more, the registry's addresses.
     find: (b) =>
@@ -166,40 +195,8 @@ export const sandbox: Providers = (() => {
         ],
         addresses: b.addresses.map((a) => [a.street, a.city, a.state, a.zip].filter((x) => x).join(", "))
       })
-  })
-  return {
-    run: (option, input) => {
-      switch (option) {
-        case "Order.WebsiteAnalysis": {
-          const site = websiteOf(input)
-          if (site === null) return Effect.fail(new ProviderFailure({ message: "There is no website to analyse." }))
-          const url = /^https?:\/\//i.test(site) ? site : `https://${site}`
-          return Effect.succeed({
-            url,
-            final_url: url,
-            status: 200,
-            redirects: [],
-            title: input.search.business?.name ?? null,
-            tls: {
-              protocol: "TLSv1.3",
-              issuer: "Osiris Sandbox CA",
-              valid_to: "Jan  1 00:00:00 2030 GMT",
-              authorized: true
-            },
-            parked: false,
-            parked_signs: []
-          })
-        }
-        case "Order.NaicsPrediction":
-          return naics(input)
-        case "Order.Pep":
-          return screen(input)
-        case "Order.Enhanced":
-          return merge(input)
-      }
-    }
   }
-})()
+})
 
 /**
  * Reads a PEP list from a file: JSON Lines (or one JSON array) of `{"name", "id"?, "aliases"?,
