@@ -5,7 +5,7 @@
  */
 import { Formats, type Search } from "@osiris/core"
 import { Clock, type Duration, Effect } from "effect"
-import { LeaseMillis } from "../Searches/Worker.js"
+import { claimLoop } from "../Searches/Worker.js"
 import { OrderProviders } from "./Providers.js"
 import { type ClaimedOrderable, OrderablesRepo } from "./Repo.js"
 
@@ -41,24 +41,12 @@ export const execute = (claimed: ClaimedOrderable) =>
 
 /** Claims and runs due orderables until interrupted. */
 export const worker = (owner: string, options: { readonly poll?: Duration.DurationInput } = {}) =>
-  Effect.gen(function*() {
-    const repo = yield* OrderablesRepo
-    for (;;) {
-      const leaseMillis = yield* LeaseMillis
-      const claimed = yield* Effect.uninterruptibleMask((restore) =>
-        Effect.flatMap(repo.claim(owner, leaseMillis, 20), (claimed) =>
-          restore(Effect.forEach(
-            claimed,
-            (c) => execute(c).pipe(Effect.catchAllCause((cause) => Effect.logError("orderable failed", cause))),
-            { concurrency: 8, discard: true }
-          )).pipe(
-            // Stopped (shutdown): unfinished orderables go back at once, not after the lease.
-            Effect.onInterrupt(() =>
-              Effect.forEach(claimed, (c) => repo.release(c.record.id, c.leaseOwner), { discard: true })
-            ),
-            Effect.as(claimed)
-          ))
-      )
-      if (claimed.length === 0) yield* Effect.sleep(options.poll ?? "250 millis")
-    }
-  })
+  Effect.flatMap(OrderablesRepo, (repo) =>
+    claimLoop({
+      claim: (leaseMillis) => repo.claim(owner, leaseMillis, 20),
+      run: execute,
+      release: (c) => repo.release(c.record.id, c.leaseOwner),
+      what: "orderable",
+      concurrency: 8,
+      ...(options.poll === undefined ? {} : { poll: options.poll })
+    }))

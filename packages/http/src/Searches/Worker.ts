@@ -56,31 +56,49 @@ export const execute = (claimed: ClaimedSearch) =>
     )
   )
 
-/** Claims and runs due searches until interrupted, polling when there is nothing to do. */
-export const worker = (
-  owner: string,
-  options: { readonly poll?: Duration.DurationInput; readonly batch?: number } = {}
-) =>
+/**
+ * The loop every kind of work item runs (searches, orderables): claim a batch under a lease, run it,
+ * and poll when there was nothing to do. The claim and the hand-back are one against interruption:
+ * a stop between the claim and the work, or during it, hands back every item of the batch at once
+ * (a finished item is no longer EXECUTING, so handing it back does nothing).
+ */
+export const claimLoop = <A, R>(options: {
+  readonly claim: (leaseMillis: number) => Effect.Effect<ReadonlyArray<A>, never, R>
+  readonly run: (item: A) => Effect.Effect<unknown, unknown, R>
+  readonly release: (item: A) => Effect.Effect<void, never, R>
+  readonly what: string
+  readonly concurrency?: number
+  readonly poll?: Duration.DurationInput
+}) =>
   Effect.gen(function*() {
-    const searches = yield* SearchesRepo
     for (;;) {
       const leaseMillis = yield* LeaseMillis
-      // Claimed and handed back as one: a stop between the claim and the work leaves nothing claimed.
       const claimed = yield* Effect.uninterruptibleMask((restore) =>
-        Effect.flatMap(searches.claim(owner, leaseMillis, options.batch ?? 10), (claimed) =>
+        Effect.flatMap(options.claim(leaseMillis), (claimed) =>
           restore(Effect.forEach(
             claimed,
-            (c) => execute(c).pipe(Effect.catchAllCause((cause) => Effect.logError("search failed", cause))),
-            { discard: true }
+            (item) =>
+              options.run(item).pipe(Effect.catchAllCause((cause) => Effect.logError(`${options.what} failed`, cause))),
+            { concurrency: options.concurrency ?? 1, discard: true }
           )).pipe(
-            // Stopped (shutdown): what is not finished goes back at once, not after the lease (a finished
-            // search is not EXECUTING, so handing it back does nothing).
-            Effect.onInterrupt(() =>
-              Effect.forEach(claimed, (c) => searches.release(c.id, c.leaseOwner), { discard: true })
-            ),
+            Effect.onInterrupt(() => Effect.forEach(claimed, options.release, { discard: true })),
             Effect.as(claimed)
           ))
       )
       if (claimed.length === 0) yield* Effect.sleep(options.poll ?? "250 millis")
     }
   })
+
+/** Claims and runs due searches until interrupted, polling when there is nothing to do. */
+export const worker = (
+  owner: string,
+  options: { readonly poll?: Duration.DurationInput; readonly batch?: number } = {}
+) =>
+  Effect.flatMap(SearchesRepo, (searches) =>
+    claimLoop({
+      claim: (leaseMillis) => searches.claim(owner, leaseMillis, options.batch ?? 10),
+      run: execute,
+      release: (c) => searches.release(c.id, c.leaseOwner),
+      what: "search",
+      ...(options.poll === undefined ? {} : { poll: options.poll })
+    }))
