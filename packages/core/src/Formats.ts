@@ -85,6 +85,12 @@ export const UrlString = Schema.String.pipe(
 /** Any UUID string (ids are UUIDv7 when Osiris makes them; DECISIONS section 7). */
 export const Uuid = Schema.UUID
 
+/** Whether text is a UUID (ids in URLs: anything else is simply not found, never a database error). */
+export const isUuid = Schema.is(Uuid)
+
+/** PostgreSQL's `to_char` pattern (a quoted SQL literal) for the wire Timestamp of a `timestamp` column. */
+export const PG_TIMESTAMP = "'YYYY-MM-DD\"T\"HH24:MI:SS.US'"
+
 /** Id of a search. */
 export const SearchId = Uuid.pipe(Schema.brand("SearchId"))
 /** @see SearchId */

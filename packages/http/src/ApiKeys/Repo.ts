@@ -108,7 +108,7 @@ export const eventData = (k: ApiKey) => ({
   revoked_at: k.revokedAt
 })
 
-const TS = "'YYYY-MM-DD\"T\"HH24:MI:SS.US'"
+const TS = Formats.PG_TIMESTAMP
 
 /** The applications and keys store. */
 export class ApiKeysRepo extends Context.Tag("@osiris/http/ApiKeysRepo")<ApiKeysRepo, {

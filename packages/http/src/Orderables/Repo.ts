@@ -6,10 +6,11 @@
  * once every orderable of the search is done.
  */
 import { PgClient } from "@effect/sql-pg"
-import type { Search } from "@osiris/core"
+import { Formats, type Search } from "@osiris/core"
 import { type Events, Store } from "@osiris/webhooks"
 import { Context, Effect, Layer, Option } from "effect"
 import type { Environment } from "../ApiKeys/Repo.js"
+import { jsonColumn } from "../Storage/Database.js"
 
 /** The path segment of each option's records (`GET /<kind>/{id}`). */
 export const kinds = {
@@ -33,8 +34,7 @@ export interface ClaimedOrderable extends StoredOrderable {
   readonly searchRequest: unknown
 }
 
-const TS = "'YYYY-MM-DD\"T\"HH24:MI:SS.US'"
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const TS = Formats.PG_TIMESTAMP
 
 interface Row {
   readonly id: string
@@ -54,8 +54,6 @@ interface Row {
   readonly request?: unknown
 }
 
-const parse = (v: unknown) => (typeof v === "string" ? JSON.parse(v) : v)
-
 const toStored = (r: Row): StoredOrderable => ({
   applicationId: r.applicationId,
   environment: r.environment,
@@ -69,7 +67,7 @@ const toStored = (r: Row): StoredOrderable => ({
     reference_id: r.referenceId,
     created_at: r.createdAt as Events.OrderRecord["created_at"],
     updated_at: r.updatedAt as Events.OrderRecord["updated_at"],
-    result: (parse(r.result) ?? null) as Events.OrderRecord["result"],
+    result: (jsonColumn(r.result) ?? null) as Events.OrderRecord["result"],
     error: r.error
   }
 })
@@ -128,8 +126,8 @@ export class OrderablesRepo extends Context.Tag("@osiris/http/OrderablesRepo")<O
               rows.map((r) => ({
                 ...toStored(r),
                 leaseOwner: owner,
-                search: parse(r.search) as Search.Search,
-                searchRequest: parse(r.request)
+                search: jsonColumn(r.search) as Search.Search,
+                searchRequest: jsonColumn(r.request)
               }))
           ).pipe(Effect.orDie),
         finish: (claimed, outcome) =>
@@ -179,13 +177,13 @@ export class OrderablesRepo extends Context.Tag("@osiris/http/OrderablesRepo")<O
           sql`update orderables set state = 'PENDING', lease_owner = null, lease_until = null
             where id = ${id} and state = 'EXECUTING' and lease_owner = ${owner}`.pipe(Effect.asVoid, Effect.orDie),
         bySearch: (applicationId, searchId) =>
-          !UUID.test(searchId) ? Effect.succeed([]) : Effect.map(
+          !Formats.isUuid(searchId) ? Effect.succeed([]) : Effect.map(
             sql<Row>`select ${columns} from orderables o
               where o.search_id = ${searchId} and o.application_id = ${applicationId} order by o.id`,
             (rows) => rows.map(toStored)
           ).pipe(Effect.orDie),
         get: (applicationId, option, id) =>
-          !UUID.test(id) ? Effect.succeed(Option.none()) : Effect.map(
+          !Formats.isUuid(id) ? Effect.succeed(Option.none()) : Effect.map(
             sql<Row>`select ${columns} from orderables o
               where o.id = ${id} and o.application_id = ${applicationId} and o.option = ${option}`,
             (rows) => Option.fromNullable(rows[0]).pipe(Option.map(toStored))

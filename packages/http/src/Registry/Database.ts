@@ -7,10 +7,9 @@
  * record count (refreshed every minute).
  */
 import { PgClient } from "@effect/sql-pg"
-import { Registry, type Tin } from "@osiris/core"
+import { Formats, Registry, type Tin } from "@osiris/core"
 import { Clock, Effect, Either, Layer, Option, Stream } from "effect"
-
-const parse = (v: unknown) => (typeof v === "string" ? JSON.parse(v) : v)
+import { jsonColumn } from "../Storage/Database.js"
 
 /** EIN digits of a record, for the TIN authority. */
 const einOf = (r: Registry.RegistryBusiness) => {
@@ -35,7 +34,7 @@ export const layer = Layer.effect(
     const records = (ids: ReadonlyArray<string>) =>
       ids.length === 0 ? Effect.succeed([]) : Effect.map(
         sql<{ id: string; record: unknown }>`select id, record from registry_businesses where id in ${sql.in(ids)}`,
-        (rows) => rows.map((r) => parse(r.record) as Registry.RegistryBusiness)
+        (rows) => rows.map((r) => jsonColumn(r.record) as Registry.RegistryBusiness)
       )
     return Registry.Registry.of({
       search: (query, options) =>
@@ -60,7 +59,7 @@ export const layer = Layer.effect(
           )
         }).pipe(Effect.orDie),
       get: (id) =>
-        !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)
+        !Formats.isUuid(id)
           ? Effect.succeed(undefined)
           : Effect.map(records([id]), (r) => r[0]).pipe(Effect.orDie),
       ownerOfEin: (ein) =>

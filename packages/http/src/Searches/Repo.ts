@@ -6,10 +6,11 @@
  * over. States follow `SearchState` (PENDING -> EXECUTING -> COMPLETED | FAILED, or CANCELLED).
  */
 import { PgClient } from "@effect/sql-pg"
-import type { Search } from "@osiris/core"
+import { Formats, type Search } from "@osiris/core"
 import { Store } from "@osiris/webhooks"
 import { Context, Effect, Layer, Option } from "effect"
 import type { Environment } from "../ApiKeys/Repo.js"
+import { jsonColumn } from "../Storage/Database.js"
 
 /** A stored search. */
 export interface StoredSearch {
@@ -41,16 +42,13 @@ interface Row {
   readonly leaseOwner?: string | null
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
-const parse = (v: unknown) => (typeof v === "string" ? JSON.parse(v) : v)
 const toStored = (r: Row): StoredSearch => ({
   id: r.id,
   applicationId: r.applicationId,
   environment: r.environment,
   state: r.state,
-  request: parse(r.request),
-  body: parse(r.body) as Search.Search,
+  request: jsonColumn(r.request),
+  body: jsonColumn(r.body) as Search.Search,
   attempts: r.attempts,
   businessId: r.businessId
 })
@@ -228,7 +226,7 @@ export class SearchesRepo extends Context.Tag("@osiris/http/SearchesRepo")<Searc
           ).pipe(Effect.orDie),
         get: (applicationId, id) =>
           // Ids come from URLs: anything but a UUID is simply not found (never a database error).
-          !UUID.test(id) ? Effect.succeed(Option.none()) : Effect.map(
+          !Formats.isUuid(id) ? Effect.succeed(Option.none()) : Effect.map(
             sql<Row>`select ${columns} from searches where id = ${id} and application_id = ${applicationId}`,
             (rows) => Option.fromNullable(rows[0]).pipe(Option.map(toStored))
           ).pipe(Effect.orDie)
