@@ -48,7 +48,8 @@ export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("@os
   security: { apiKey: HttpApiSecurity.apiKey({ in: "header", key: "X-API-Key" }) }
 }) {}
 
-const SearchId = Schema.Struct({ id: Schema.String })
+/** The `{id}` of a resource path (any text: handlers answer 404 for what is not an id). */
+const IdPath = Schema.Struct({ id: Schema.String })
 
 /** Business Verification: searches. */
 export class SearchesGroup extends HttpApiGroup.make("searches")
@@ -61,12 +62,12 @@ export class SearchesGroup extends HttpApiGroup.make("searches")
   )
   .add(
     HttpApiEndpoint.get("get", "/searches/:id")
-      .setPath(SearchId)
+      .setPath(IdPath)
       .addSuccess(Search.Search)
   )
   .add(
     HttpApiEndpoint.get("status", "/searches/:id/status")
-      .setPath(SearchId)
+      .setPath(IdPath)
       .addSuccess(Search.SearchStatus)
   )
   .add(
@@ -76,7 +77,7 @@ export class SearchesGroup extends HttpApiGroup.make("searches")
   )
   .add(
     HttpApiEndpoint.post("cancel", "/searches/:id/cancel")
-      .setPath(SearchId)
+      .setPath(IdPath)
       .addSuccess(Search.Search)
   )
   .middleware(Authentication)
@@ -85,9 +86,9 @@ export class SearchesGroup extends HttpApiGroup.make("searches")
 
 /** Business Verification: businesses of the registry the key's environment searches. */
 export class BusinessesGroup extends HttpApiGroup.make("businesses")
-  .add(HttpApiEndpoint.get("get", "/businesses/:id").setPath(SearchId).addSuccess(Business.Business))
+  .add(HttpApiEndpoint.get("get", "/businesses/:id").setPath(IdPath).addSuccess(Business.Business))
   .add(
-    HttpApiEndpoint.get("status", "/businesses/:id/status").setPath(SearchId).addSuccess(
+    HttpApiEndpoint.get("status", "/businesses/:id/status").setPath(IdPath).addSuccess(
       Schema.Struct({
         id: Schema.String,
         name: Schema.String,
@@ -104,19 +105,19 @@ export class BusinessesGroup extends HttpApiGroup.make("businesses")
 /** Business Verification: the records of ordered extras, one path per option. */
 export class OrderablesGroup extends HttpApiGroup.make("orderables")
   .add(
-    HttpApiEndpoint.get("websiteAnalysis", "/website_analysis_requests/:id").setPath(SearchId).addSuccess(
+    HttpApiEndpoint.get("websiteAnalysis", "/website_analysis_requests/:id").setPath(IdPath).addSuccess(
       Events.OrderRecord
     )
   )
   .add(
-    HttpApiEndpoint.get("naicsPrediction", "/naics_prediction_requests/:id").setPath(SearchId).addSuccess(
+    HttpApiEndpoint.get("naicsPrediction", "/naics_prediction_requests/:id").setPath(IdPath).addSuccess(
       Events.OrderRecord
     )
   )
   .add(
-    HttpApiEndpoint.get("pepScreening", "/pep_screening_requests/:id").setPath(SearchId).addSuccess(Events.OrderRecord)
+    HttpApiEndpoint.get("pepScreening", "/pep_screening_requests/:id").setPath(IdPath).addSuccess(Events.OrderRecord)
   )
-  .add(HttpApiEndpoint.get("enhanced", "/enhanced_requests/:id").setPath(SearchId).addSuccess(Events.OrderRecord))
+  .add(HttpApiEndpoint.get("enhanced", "/enhanced_requests/:id").setPath(IdPath).addSuccess(Events.OrderRecord))
   .middleware(Authentication)
   .annotate(OpenApi.Title, "Business Verification")
 {}
@@ -170,7 +171,7 @@ export class ApiKeysGroup extends HttpApiGroup.make("apiKeys")
       .addError(ValidationErrorBody)
   )
   .add(HttpApiEndpoint.get("list", "/api_keys").addSuccess(Schema.Struct({ data: Schema.Array(ApiKeyView) })))
-  .add(HttpApiEndpoint.del("revoke", "/api_keys/:id").setPath(SearchId).addSuccess(ApiKeyView))
+  .add(HttpApiEndpoint.del("revoke", "/api_keys/:id").setPath(IdPath).addSuccess(ApiKeyView))
   .middleware(Authentication)
   .annotate(OpenApi.Title, "Platform")
 {}
@@ -229,20 +230,20 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
   .add(
     HttpApiEndpoint.get("list", "/webhooks").addSuccess(Schema.Struct({ data: Schema.Array(WebhookEndpointView) }))
   )
-  .add(HttpApiEndpoint.del("delete", "/webhooks/:id").setPath(SearchId).addSuccess(Schema.Void, { status: 204 }))
+  .add(HttpApiEndpoint.del("delete", "/webhooks/:id").setPath(IdPath).addSuccess(Schema.Void, { status: 204 }))
   .add(
     HttpApiEndpoint.post("rotateSecret", "/webhooks/:id/rotate_secret")
-      .setPath(SearchId)
+      .setPath(IdPath)
       .addSuccess(Schema.Struct({ ...WebhookEndpointView.fields, secret: Schema.String }))
   )
   .add(
     HttpApiEndpoint.get("deliveries", "/webhooks/:id/deliveries")
-      .setPath(SearchId)
+      .setPath(IdPath)
       .addSuccess(Schema.Struct({ data: Schema.Array(DeliveryView) }))
   )
   .add(
     HttpApiEndpoint.post("redeliver", "/events/:id/redeliver")
-      .setPath(SearchId)
+      .setPath(IdPath)
       .addSuccess(Schema.Struct({ event_id: Schema.String, deliveries: Schema.Number }), { status: 202 })
   )
   .middleware(Authentication)

@@ -15,16 +15,39 @@ export const MAX_BODY = 1024 * 1024
 export const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   HttpServerResponse.unsafeJson(body, { status, headers })
 
+/** The validator's answer (a byte-exact 422, or 400), as it rendered it. */
+export const rejected = (r: RequestValidation.RequestRejected) =>
+  HttpServerResponse.text(r.body, { status: r.status, contentType: "application/json" })
+
 /** A 422 with the given details, byte-exact like the validator's. */
 export const unprocessable = (detail: ReadonlyArray<RequestValidation.ErrorDetail>) =>
-  HttpServerResponse.text(RequestValidation.unprocessable(detail).body, {
-    status: 422,
-    contentType: "application/json"
-  })
+  rejected(RequestValidation.unprocessable(detail))
 
-/** A 422 `value_error` at `loc`. */
+/** One `value_error` detail at `loc`. */
+export const valueErrorDetail = (
+  loc: ReadonlyArray<string | number>,
+  msg: string,
+  input: unknown
+): RequestValidation.ErrorDetail => ({
+  type: "value_error",
+  loc,
+  msg: `Value error, ${msg}`,
+  input,
+  ctx: { error: {} }
+})
+
+/** A 422 with one `value_error` at `loc`. */
 export const valueError = (loc: ReadonlyArray<string | number>, msg: string, input: unknown) =>
-  unprocessable([{ type: "value_error", loc, msg: `Value error, ${msg}`, input, ctx: { error: {} } }])
+  unprocessable([valueErrorDetail(loc, msg, input)])
+
+/**
+ * The request's query for handlers that read it themselves: a repeated parameter takes its last
+ * value (as `GET /searches` does, and Starlette).
+ */
+export const query = Effect.map(HttpServerRequest.HttpServerRequest, (req) => {
+  const params = new URL(req.url, "http://host").searchParams
+  return { get: (name: string): string | null => params.getAll(name).at(-1) ?? null }
+})
 
 const tooLarge = () => json(413, { detail: "The request body is larger than 1 MiB." }, { connection: "close" })
 

@@ -4,20 +4,10 @@ import { Synthetic } from "@osiris/core"
 import { Effect, Either } from "effect"
 import { BusinessTokens } from "../src/index.js"
 import { backends } from "./Backends.js"
-import { client, serverFor } from "./Support.js"
+import { call, client, serverFor } from "./Support.js"
 
 const registry = Synthetic.registry(31, 80)
 const target = registry[9]!
-
-const call = (base: string, key: string, method: string, path: string, body?: unknown) =>
-  Effect.promise(async () => {
-    const r = await fetch(`${base}${path}`, {
-      method,
-      headers: { "x-api-key": key, "content-type": "application/json" },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) })
-    })
-    return { status: r.status, body: (await r.json()) as any }
-  })
 
 describe("business tokens", () => {
   const tokens = BusinessTokens.make(new Uint8Array(32).fill(7))

@@ -2,7 +2,7 @@ import { describe, expect, it, layer } from "@effect/vitest"
 import { Business, Synthetic } from "@osiris/core"
 import { Effect } from "effect"
 import { backends } from "./Backends.js"
-import { BASE_URL, client, serverFor } from "./Support.js"
+import { BASE_URL, call, client, serverFor } from "./Support.js"
 
 const registration = (over: Partial<Business.Registration> = {}): Business.Registration => ({
   id: "0192f3a4-5b6c-7d8e-9f01-00000000aa01" as Business.Registration["id"],
@@ -32,11 +32,7 @@ const sandbox = Synthetic.registry(11, 40).map((r, i) =>
 )
 const production = Synthetic.registry(12, 40)
 
-const get = (base: string, key: string, path: string) =>
-  Effect.promise(async () => {
-    const r = await fetch(`${base}${path}`, { headers: { "x-api-key": key } })
-    return { status: r.status, body: (await r.json()) as any }
-  })
+const get = (base: string, key: string, path: string) => call(base, key, "GET", path)
 
 for (const backend of backends()) {
   describe(`businesses on ${backend.name}`, () => {

@@ -8,7 +8,7 @@ import { Synthetic } from "@osiris/core"
 import { Effect } from "effect"
 import { request } from "node:http"
 import { backends } from "./Backends.js"
-import { client, serverFor } from "./Support.js"
+import { call, client, serverFor } from "./Support.js"
 
 const registry = Synthetic.registry(81, 40)
 const target = registry[6]!
@@ -122,22 +122,23 @@ for (const backend of backends()) {
           expect(detail(yield* post(base, "", "{}"))).toBe("Missing API key: send it in the X-API-Key header.")
           expect(detail(yield* post(base, "osk_test_short", "{}"))).toBe("Malformed API key.")
           expect(detail(yield* post(base, `osk_test_${"A".repeat(43)}`, "{}"))).toBe("Invalid API key.")
-          const call = (method: string, path: string, k: string, payload?: unknown) =>
-            Effect.promise(async () => {
-              const r = await fetch(`${base}${path}`, {
-                method,
-                headers: { "x-api-key": k, "content-type": "application/json" },
-                ...(payload === undefined ? {} : { body: JSON.stringify(payload) })
-              })
-              return { status: r.status, body: (await r.json()) as any }
-            })
-          const readOnly = yield* call("POST", "/api_keys", key, { name: "reader", scopes: ["searches:read"] })
+          const readOnly = yield* call(base, key, "POST", "/api_keys", { name: "reader", scopes: ["searches:read"] })
           const refused = yield* post(base, readOnly.body.key, JSON.stringify(body))
           expect(refused.status).toBe(403)
           expect(detail(refused)).toBe("This key lacks the searches:write scope.")
-          expect((yield* call("GET", "/searches", readOnly.body.key)).status).toBe(200)
-          expect((yield* call("GET", "/api_keys", readOnly.body.key)).status).toBe(403)
-          yield* call("DELETE", `/api_keys/${readOnly.body.id}`, key)
+          expect((yield* call(base, readOnly.body.key, "GET", "/searches")).status).toBe(200)
+          expect((yield* call(base, readOnly.body.key, "GET", "/api_keys")).status).toBe(403)
+          // Reading needs searches:read, cancelling searches:write.
+          const writeOnly = yield* call(base, key, "POST", "/api_keys", { name: "writer", scopes: ["searches:write"] })
+          const created = yield* post(base, writeOnly.body.key, JSON.stringify(body))
+          expect(created.status).toBe(201)
+          const id = json(created.text).id
+          expect((yield* call(base, writeOnly.body.key, "GET", `/searches/${id}`)).body).toEqual({
+            detail: "This key lacks the searches:read scope."
+          })
+          expect((yield* call(base, writeOnly.body.key, "GET", "/searches")).status).toBe(403)
+          expect((yield* call(base, readOnly.body.key, "POST", `/searches/${id}/cancel`)).status).toBe(403)
+          yield* call(base, key, "DELETE", `/api_keys/${readOnly.body.id}`)
           const revoked = yield* post(base, readOnly.body.key, JSON.stringify(body))
           expect(revoked.status).toBe(401)
           expect(detail(revoked)).toBe("This API key has been revoked.")

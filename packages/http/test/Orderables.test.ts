@@ -6,7 +6,7 @@ import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { WebsiteAnalysis } from "../src/index.js"
 import { backends } from "./Backends.js"
-import { BASE_URL, client, serverFor } from "./Support.js"
+import { BASE_URL, call, client, serverFor } from "./Support.js"
 
 const sandbox = Synthetic.registry(21, 60)
 const production = Synthetic.registry(22, 60)
@@ -15,16 +15,6 @@ const line = (b: (typeof sandbox)[number]) => ({
   address: `${b.addresses[0]!.street}, ${b.addresses[0]!.city}, ${b.addresses[0]!.state} ${b.addresses[0]!.zip}`
 })
 const ALL = ["Order.WebsiteAnalysis", "Order.NaicsPrediction", "Order.Pep", "Order.Enhanced"]
-
-const call = (base: string, key: string, method: string, path: string, body?: unknown) =>
-  Effect.promise(async () => {
-    const r = await fetch(`${base}${path}`, {
-      method,
-      headers: { "x-api-key": key, "content-type": "application/json" },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) })
-    })
-    return { status: r.status, body: (await r.json()) as any }
-  })
 
 /** Reads a record until it is no longer PENDING or EXECUTING. */
 const settled = (base: string, key: string, url: string) =>

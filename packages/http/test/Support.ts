@@ -70,3 +70,15 @@ export const pendingFor = (
 
 /** The id service the served host provides (named here so the layer's type can be written out). */
 export type HostIds = Ids.Ids
+
+/** A JSON call with a key; the status and the parsed body. */
+export const call = (base: string, key: string, method: string, path: string, body?: unknown) =>
+  Effect.promise(async () => {
+    const r = await fetch(`${base}${path}`, {
+      method,
+      headers: { "x-api-key": key, "content-type": "application/json" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) })
+    })
+    const text = await r.text()
+    return { status: r.status, body: (text === "" ? null : JSON.parse(text)) as any }
+  })

@@ -6,6 +6,7 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Either, Option, Redacted, Schema } from "effect"
 import { CurrentKey, OsirisApi } from "../Api.js"
+import * as Auth from "../Auth.js"
 import * as Body from "../Body.js"
 import { type ApiKey, ApiKeysRepo, SCOPES } from "./Repo.js"
 
@@ -23,8 +24,6 @@ export const view = (k: ApiKey) => ({
 })
 
 const json = Body.json
-const forbidden = json(403, { detail: "This key lacks the keys:manage scope." })
-const canManage = (k: ApiKey) => k.scopes.length === 0 || k.scopes.includes("keys:manage")
 
 const CreateBody = Schema.Struct({
   name: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)),
@@ -40,7 +39,7 @@ export const layer = HttpApiBuilder.group(OsirisApi, "apiKeys", (handlers) =>
       .handleRaw("create", () =>
         Effect.gen(function*() {
           const caller = yield* CurrentKey
-          if (!canManage(caller)) return forbidden
+          if (!Auth.hasScope(caller, "keys:manage")) return Auth.lacksScope("keys:manage")
           const body = yield* Body.decode(
             CreateBody,
             `{"name": 1..100 characters, "scopes"?: [${SCOPES.join(", ")}], "default_request_mode"?: "sync" | "async"}`
@@ -60,13 +59,13 @@ export const layer = HttpApiBuilder.group(OsirisApi, "apiKeys", (handlers) =>
       .handleRaw("list", () =>
         Effect.gen(function*() {
           const caller = yield* CurrentKey
-          if (!canManage(caller)) return forbidden
+          if (!Auth.hasScope(caller, "keys:manage")) return Auth.lacksScope("keys:manage")
           return json(200, { data: (yield* keys.list(caller.applicationId, caller.environment)).map(view) })
         }))
       .handleRaw("revoke", ({ path }) =>
         Effect.gen(function*() {
           const caller = yield* CurrentKey
-          if (!canManage(caller)) return forbidden
+          if (!Auth.hasScope(caller, "keys:manage")) return Auth.lacksScope("keys:manage")
           const ids = (yield* keys.list(caller.applicationId, caller.environment)).map((k) => k.id)
           if (!ids.includes(path.id)) return json(404, { detail: "API key not found." })
           const revoked = yield* keys.revoke(caller.applicationId, path.id)

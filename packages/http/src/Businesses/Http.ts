@@ -7,11 +7,9 @@ import { HttpApiBuilder, type HttpServerResponse } from "@effect/platform"
 import { Business } from "@osiris/core"
 import { Effect, Either } from "effect"
 import { CurrentKey, OsirisApi } from "../Api.js"
-import type { ApiKey } from "../ApiKeys/Repo.js"
+import * as Auth from "../Auth.js"
 import * as Body from "../Body.js"
 import { Engines } from "../Searches/Worker.js"
-
-const canRead = (k: ApiKey) => k.scopes.length === 0 || k.scopes.includes("businesses:read")
 
 /** The businesses handlers. */
 export const layer = HttpApiBuilder.group(OsirisApi, "businesses", (handlers) =>
@@ -22,7 +20,7 @@ export const layer = HttpApiBuilder.group(OsirisApi, "businesses", (handlers) =>
     ): Effect.Effect<Either.Either<Business.Business, HttpServerResponse.HttpServerResponse>, never, CurrentKey> =>
       Effect.gen(function*() {
         const key = yield* CurrentKey
-        if (!canRead(key)) return Either.left(Body.json(403, { detail: "This key lacks the businesses:read scope." }))
+        if (!Auth.hasScope(key, "businesses:read")) return Either.left(Auth.lacksScope("businesses:read"))
         const other = key.environment === "SANDBOX" ? "PRODUCTION" : "SANDBOX"
         const found = yield* engines[key.environment].business(id)
         if (found !== undefined) return Either.right(found)

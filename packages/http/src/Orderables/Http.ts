@@ -6,6 +6,7 @@ import { HttpApiBuilder } from "@effect/platform"
 import type { Search } from "@osiris/core"
 import { Effect, Option } from "effect"
 import { CurrentKey, OsirisApi } from "../Api.js"
+import * as Auth from "../Auth.js"
 import * as Body from "../Body.js"
 import { OrderablesRepo } from "./Repo.js"
 
@@ -16,9 +17,7 @@ export const layer = HttpApiBuilder.group(OsirisApi, "orderables", (handlers) =>
     const read = (option: Search.Option) => ({ path }: { readonly path: { readonly id: string } }) =>
       Effect.gen(function*() {
         const key = yield* CurrentKey
-        if (key.scopes.length > 0 && !key.scopes.includes("searches:read")) {
-          return Body.json(403, { detail: "This key lacks the searches:read scope." })
-        }
+        if (!Auth.hasScope(key, "searches:read")) return Auth.lacksScope("searches:read")
         const found = yield* repo.get(key.applicationId, option, path.id)
         if (Option.isNone(found)) return Body.json(404, { detail: "Record not found." })
         if (found.value.environment !== key.environment) {

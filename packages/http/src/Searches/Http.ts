@@ -7,10 +7,11 @@
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Engine, Formats, Ids, RequestValidation, type Search, SearchRequest, SearchState } from "@osiris/core"
 import { Events } from "@osiris/webhooks"
-import { Clock, Duration, Effect, Either, Fiber, Option, Schema } from "effect"
+import { Clock, Duration, Effect, Either, Fiber, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { CurrentKey, OsirisApi } from "../Api.js"
 import type { ApiKey, Environment } from "../ApiKeys/Repo.js"
+import * as Auth from "../Auth.js"
 import * as Body from "../Body.js"
 import { BusinessTokens } from "../BusinessTokens.js"
 import { IdempotencyRepo } from "../Idempotency/Repo.js"
@@ -20,16 +21,18 @@ import { SearchesRepo, type StoredSearch } from "./Repo.js"
 import { SearchSignals } from "./Signals.js"
 import { Engines, execute, LeaseMillis } from "./Worker.js"
 
-const encodeSearch = Schema.encodeSync(Schema.Any)
 const TERMINAL: ReadonlyArray<string> = ["COMPLETED", "FAILED", "CANCELLED"]
 
 const cursorOf = (id: string) => Buffer.from(id, "utf8").toString("base64url")
 const idOfCursor = (cursor: string) => {
   const id = Buffer.from(cursor, "base64url").toString("utf8")
-  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id) ? id : undefined
+  return Formats.isUuid(id) ? id : undefined
 }
-const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-  HttpServerResponse.unsafeJson(encodeSearch(body), { status, headers })
+const json = Body.json
+
+/** The validator's answer (a byte-exact 422, or 400), as it rendered it. */
+const rejected = (r: RequestValidation.RequestRejected) =>
+  HttpServerResponse.text(r.body, { status: r.status, contentType: "application/json" })
 
 const userOf = (key: ApiKey): Search.SearchUser => ({
   id: key.applicationId as Search.SearchUser["id"],
@@ -66,8 +69,6 @@ export const modeOf = (prefer: string | undefined, key: ApiKey): Mode => {
   }
   return key.defaultRequestMode === "async" ? { _tag: "Async" } : { _tag: "Sync", seconds: 30, applied: undefined }
 }
-
-const hasScope = (key: ApiKey, scope: string) => key.scopes.length === 0 || key.scopes.includes(scope)
 
 /** The searches handlers. */
 export const layer = HttpApiBuilder.group(OsirisApi, "searches", (handlers) =>
@@ -148,9 +149,7 @@ export const layer = HttpApiBuilder.group(OsirisApi, "searches", (handlers) =>
       .handleRaw("create", () =>
         Effect.gen(function*() {
           const key = yield* CurrentKey
-          if (!hasScope(key, "searches:write")) {
-            return json(403, { detail: "This key lacks the searches:write scope." })
-          }
+          if (!Auth.hasScope(key, "searches:write")) return Auth.lacksScope("searches:write")
           const req = yield* HttpServerRequest.HttpServerRequest
           // 1 MiB at most (DECISIONS section 5): refused from the Content-Length, or once 1 MiB was read.
           const read = yield* Body.readLimited
@@ -162,10 +161,7 @@ export const layer = HttpApiBuilder.group(OsirisApi, "searches", (handlers) =>
           }
           const validated = RequestValidation.createSearch({ body, headers: req.headers })
           if (Either.isLeft(validated)) {
-            return HttpServerResponse.text(validated.left.body, {
-              status: validated.left.status,
-              contentType: "application/json"
-            })
+            return rejected(validated.left)
           }
           const { body: request, idempotencyKey } = validated.right
           const mode = modeOf(req.headers["prefer"], key)
@@ -182,15 +178,12 @@ export const layer = HttpApiBuilder.group(OsirisApi, "searches", (handlers) =>
               : undefined
             if (business === undefined) {
               const expired = Either.isLeft(checked) && checked.left === "business_token_expired"
-              return HttpServerResponse.text(
-                RequestValidation.unprocessable([{
-                  type: expired ? "business_token_expired" : "business_token_invalid",
-                  loc: ["body", "business_token"],
-                  msg: expired ? "The business token has expired" : "Unknown business token",
-                  input: request.business_token
-                }]).body,
-                { status: 422, contentType: "application/json" }
-              )
+              return Body.unprocessable([{
+                type: expired ? "business_token_expired" : "business_token_invalid",
+                loc: ["body", "business_token"],
+                msg: expired ? "The business token has expired" : "Unknown business token",
+                input: request.business_token
+              }])
             }
             resolved = { businessId: business.id, name: business.name, address: Engine.addressLineOf(business) }
           }
@@ -244,15 +237,12 @@ export const layer = HttpApiBuilder.group(OsirisApi, "searches", (handlers) =>
             create
           }).pipe(Effect.either)
           if (Either.isLeft(claim)) {
-            return HttpServerResponse.text(
-              RequestValidation.unprocessable([{
-                type: "idempotency_key_reused",
-                loc: ["header", "idempotency-key"],
-                msg: "This Idempotency-Key was used with a different request",
-                input: idempotencyKey
-              }]).body,
-              { status: 422, contentType: "application/json" }
-            )
+            return Body.unprocessable([{
+              type: "idempotency_key_reused",
+              loc: ["header", "idempotency-key"],
+              msg: "This Idempotency-Key was used with a different request",
+              input: idempotencyKey
+            }])
           }
           if (claim.right._tag === "Created") {
             return yield* respond(key, id, mode, false, Option.some(yield* start(id)), pending)
@@ -263,28 +253,17 @@ export const layer = HttpApiBuilder.group(OsirisApi, "searches", (handlers) =>
       .handleRaw("list", () =>
         Effect.gen(function*() {
           const key = yield* CurrentKey
+          if (!Auth.hasScope(key, "searches:read")) return Auth.lacksScope("searches:read")
           const req = yield* HttpServerRequest.HttpServerRequest
           const url = new URL(req.url, "http://host")
           const validated = RequestValidation.listSearches({ query: [...url.searchParams.entries()] })
           if (Either.isLeft(validated)) {
-            return HttpServerResponse.text(validated.left.body, {
-              status: validated.left.status,
-              contentType: "application/json"
-            })
+            return rejected(validated.left)
           }
           const q = validated.right
           const before = q.cursor === undefined ? undefined : idOfCursor(q.cursor)
           if (q.cursor !== undefined && before === undefined) {
-            return HttpServerResponse.text(
-              RequestValidation.unprocessable([{
-                type: "value_error",
-                loc: ["query", "cursor"],
-                msg: "Value error, unknown cursor",
-                input: q.cursor,
-                ctx: { error: {} }
-              }]).body,
-              { status: 422, contentType: "application/json" }
-            )
+            return Body.valueError(["query", "cursor"], "unknown cursor", q.cursor)
           }
           const rows = yield* searches.list({
             applicationId: key.applicationId,
@@ -303,6 +282,7 @@ export const layer = HttpApiBuilder.group(OsirisApi, "searches", (handlers) =>
       .handleRaw("cancel", ({ path }) =>
         Effect.gen(function*() {
           const key = yield* CurrentKey
+          if (!Auth.hasScope(key, "searches:write")) return Auth.lacksScope("searches:write")
           const found = readable(key, yield* searches.get(key.applicationId, path.id))
           if (Either.isLeft(found)) return found.left
           const at = yield* now
@@ -322,12 +302,14 @@ export const layer = HttpApiBuilder.group(OsirisApi, "searches", (handlers) =>
       .handleRaw("get", ({ path }) =>
         Effect.gen(function*() {
           const key = yield* CurrentKey
+          if (!Auth.hasScope(key, "searches:read")) return Auth.lacksScope("searches:read")
           const s = readable(key, yield* searches.get(key.applicationId, path.id))
           return Either.isLeft(s) ? s.left : json(200, s.right.body)
         }))
       .handleRaw("status", ({ path }) =>
         Effect.gen(function*() {
           const key = yield* CurrentKey
+          if (!Auth.hasScope(key, "searches:read")) return Auth.lacksScope("searches:read")
           const s = readable(key, yield* searches.get(key.applicationId, path.id))
           return Either.isLeft(s)
             ? s.left

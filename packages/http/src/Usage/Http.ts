@@ -3,9 +3,10 @@
  * application and environment (production keys see their usage; sandbox work is never billed, so
  * a sandbox key sees none). Scope `usage:read`. Defaults: the last 30 days up to today (UTC).
  */
-import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
+import { HttpApiBuilder } from "@effect/platform"
 import { Clock, Effect } from "effect"
 import { CurrentKey, OsirisApi } from "../Api.js"
+import * as Auth from "../Auth.js"
 import * as Body from "../Body.js"
 import { UsageRepo } from "./Repo.js"
 
@@ -19,13 +20,8 @@ export const layer = HttpApiBuilder.group(OsirisApi, "usage", (handlers) =>
     return handlers.handleRaw("daily", () =>
       Effect.gen(function*() {
         const key = yield* CurrentKey
-        if (key.scopes.length > 0 && !key.scopes.includes("usage:read")) {
-          return Body.json(403, { detail: "This key lacks the usage:read scope." })
-        }
-        const req = yield* HttpServerRequest.HttpServerRequest
-        const params = new URL(req.url, "http://host").searchParams
-        // A repeated parameter: the last value wins (as for GET /searches, and in Starlette).
-        const query = { get: (name: string) => params.getAll(name).at(-1) ?? null }
+        if (!Auth.hasScope(key, "usage:read")) return Auth.lacksScope("usage:read")
+        const query = yield* Body.query
         const now = yield* Clock.currentTimeMillis
         const from = query.get("from") ?? day(now - 29 * 86_400_000)
         const to = query.get("to") ?? day(now)

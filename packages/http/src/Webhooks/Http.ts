@@ -11,6 +11,7 @@ import { Events, Guard, Signature, Store } from "@osiris/webhooks"
 import { Context, Effect, Either, Option, Schema } from "effect"
 import { CurrentKey, OsirisApi } from "../Api.js"
 import type { ApiKey } from "../ApiKeys/Repo.js"
+import * as Auth from "../Auth.js"
 import * as Body from "../Body.js"
 
 /** The host's webhook settings. */
@@ -61,8 +62,6 @@ const CreateBody = Schema.Struct({
   description: Schema.optionalWith(Schema.NullOr(Schema.String.pipe(Schema.maxLength(500))), { exact: true })
 })
 
-const forbidden = Body.json(403, { detail: "This key lacks the webhooks:manage scope." })
-const canManage = (k: ApiKey) => k.scopes.length === 0 || k.scopes.includes("webhooks:manage")
 const notFound = Body.json(404, { detail: "Webhook endpoint not found." })
 const otherEnvironment = (k: ApiKey, environment: string) =>
   Body.json(403, {
@@ -88,7 +87,7 @@ export const layer = HttpApiBuilder.group(OsirisApi, "webhooks", (handlers) =>
       .handleRaw("create", () =>
         Effect.gen(function*() {
           const caller = yield* CurrentKey
-          if (!canManage(caller)) return forbidden
+          if (!Auth.hasScope(caller, "webhooks:manage")) return Auth.lacksScope("webhooks:manage")
           const body = yield* Body.decode(
             CreateBody,
             `{"url": an https URL, "event_types"?: [${Events.EVENT_TYPES.join(", ")}], "description"?: text}`
@@ -112,7 +111,7 @@ export const layer = HttpApiBuilder.group(OsirisApi, "webhooks", (handlers) =>
       .handleRaw("list", () =>
         Effect.gen(function*() {
           const caller = yield* CurrentKey
-          if (!canManage(caller)) return forbidden
+          if (!Auth.hasScope(caller, "webhooks:manage")) return Auth.lacksScope("webhooks:manage")
           return Body.json(200, {
             data: (yield* store.listEndpoints(caller.applicationId, caller.environment)).map(view)
           })
@@ -120,7 +119,7 @@ export const layer = HttpApiBuilder.group(OsirisApi, "webhooks", (handlers) =>
       .handleRaw("delete", ({ path }) =>
         Effect.gen(function*() {
           const caller = yield* CurrentKey
-          if (!canManage(caller)) return forbidden
+          if (!Auth.hasScope(caller, "webhooks:manage")) return Auth.lacksScope("webhooks:manage")
           const found = yield* owned(caller, path.id)
           if (Either.isLeft(found)) return found.left
           yield* store.deleteEndpoint(caller.applicationId, path.id)
@@ -129,7 +128,7 @@ export const layer = HttpApiBuilder.group(OsirisApi, "webhooks", (handlers) =>
       .handleRaw("rotateSecret", ({ path }) =>
         Effect.gen(function*() {
           const caller = yield* CurrentKey
-          if (!canManage(caller)) return forbidden
+          if (!Auth.hasScope(caller, "webhooks:manage")) return Auth.lacksScope("webhooks:manage")
           const found = yield* owned(caller, path.id)
           if (Either.isLeft(found)) return found.left
           const secret = yield* Signature.newSecret
@@ -142,7 +141,7 @@ export const layer = HttpApiBuilder.group(OsirisApi, "webhooks", (handlers) =>
       .handleRaw("deliveries", ({ path }) =>
         Effect.gen(function*() {
           const caller = yield* CurrentKey
-          if (!canManage(caller)) return forbidden
+          if (!Auth.hasScope(caller, "webhooks:manage")) return Auth.lacksScope("webhooks:manage")
           const found = yield* owned(caller, path.id)
           if (Either.isLeft(found)) return found.left
           return Body.json(200, { data: (yield* store.deliveries(path.id, 100)).map(deliveryView) })
@@ -150,7 +149,7 @@ export const layer = HttpApiBuilder.group(OsirisApi, "webhooks", (handlers) =>
       .handleRaw("redeliver", ({ path }) =>
         Effect.gen(function*() {
           const caller = yield* CurrentKey
-          if (!canManage(caller)) return forbidden
+          if (!Auth.hasScope(caller, "webhooks:manage")) return Auth.lacksScope("webhooks:manage")
           // The other environment's event is refused before anything is queued.
           const queued = yield* store.redeliver(caller.applicationId, path.id, caller.environment)
           if (Option.isNone(queued)) return Body.json(404, { detail: "Event not found." })
