@@ -1,8 +1,8 @@
 /**
- * The last line of defence (DECISIONS section 5): a failure nothing else answered becomes
- * 503 `{"detail": "Storage is unavailable."}` when the database could not be reached or used, and
- * 500 `{"detail": "Internal server error"}` otherwise, with nothing internal in the body (the cause
- * is logged).
+ * The last line of defence (DECISIONS section 5): a defect nothing answered (or a storage failure)
+ * becomes 503 `{"detail": "Storage is unavailable."}` when the database could not be reached or
+ * used, and 500 `{"detail": "Internal server error"}` otherwise, with nothing internal in the body
+ * (the cause is logged). Failures the API declares (401, 422, ...) pass through to be encoded.
  */
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import type { HttpApp } from "@effect/platform"
@@ -16,8 +16,10 @@ const storageDown = (cause: Cause.Cause<unknown>) =>
 export const middleware = <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<never, R> =>
   app.pipe(
     Effect.catchAllCause((cause) => {
-      if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause as Cause.Cause<never>)
       const down = storageDown(cause)
+      if (Cause.isInterruptedOnly(cause) || (!down && Cause.defects(cause).length === 0)) {
+        return Effect.failCause(cause as Cause.Cause<never>)
+      }
       return Effect.logError(down ? "storage unavailable" : "unhandled failure", cause).pipe(
         Effect.as(
           down

@@ -38,8 +38,9 @@ import { UsageRepo } from "./Usage/Repo.js"
 import * as WebhooksHttp from "./Webhooks/Http.js"
 
 /**
- * Serving the API with the documented bodies for unanswered failures (500/503), the per-key rate
- * limit (default 100 requests per second, bursts of 200) and, optionally, a request log.
+ * Serving the API with the per-key rate limit (default 100 requests per second, bursts of 200) and,
+ * optionally, a request log. The documented bodies for unanswered failures (500/503) come from
+ * `Errors.middleware`, installed inside the API by `layerApi`.
  */
 export const serve = (
   options: { readonly log?: boolean; readonly rateLimit?: RateLimit.RateLimitOptions | false } = {}
@@ -48,7 +49,7 @@ export const serve = (
     ? <A>(app: A) => app
     : RateLimit.middleware(options.rateLimit ?? { perSecond: 100, burst: 200 })
   return HttpApiBuilder.serve((app) => {
-    const served = Errors.middleware(limit(app))
+    const served = limit(app)
     return options.log === true ? HttpMiddleware.logger(served) : served
   })
 }
@@ -205,6 +206,9 @@ export const layerApi = (config: HostConfig) => {
     api,
     // The OpenAPI document and an interactive reference (Scalar, inlined from the npm package: no network).
     HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" }).pipe(Layer.provide(api)),
+    // Inside the API, where failures are still causes: the framework turns what escapes into an
+    // empty 500 before a server-level middleware could see it.
+    HttpApiBuilder.middleware(Errors.middleware),
     HttpApiScalar.layer({ path: "/docs" }).pipe(Layer.provide(api)),
     ConsoleHttp.layer,
     Errors.layerNotFound,

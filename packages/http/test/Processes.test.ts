@@ -216,3 +216,51 @@ describe.skipIf(url === undefined || url === "")("graceful shutdown", () => {
     }
   }, 120_000)
 })
+
+describe.skipIf(url === undefined || url === "")("storage down", () => {
+  it("the host answers 503 while its database refuses connections, and recovers by itself", async () => {
+    const runtime = ManagedRuntime.make(Host.layerRepos.pipe(Layer.provideMerge(Database.layerScratch(url!))))
+    const admin = ManagedRuntime.make(Database.layerPostgres(Redacted.make(url!), { maxConnections: 1 }))
+    let host: Running | undefined
+    try {
+      const databaseUrl = await runtime.runPromise(
+        Effect.map(PgClient.PgClient, (pg) => Redacted.value(pg.config.url!))
+      )
+      const name = new URL(databaseUrl).pathname.slice(1)
+      const key = await runtime.runPromise(Effect.gen(function*() {
+        const keys = yield* ApiKeys.ApiKeysRepo
+        const app = yield* keys.ensureApplication("down")
+        const created = yield* keys.create({ applicationId: app.id, environment: "SANDBOX", name: "t", scopes: [] })
+        return Redacted.value(created.key)
+      }))
+      host = await startHost(databaseUrl)
+      const get = (path: string) =>
+        fetch(`${host!.base}${path}`, { headers: { "x-api-key": key } }).then(async (r) => {
+          const text = await r.text()
+          return { status: r.status, body: text === "" ? text : JSON.parse(text) }
+        })
+      expect((await get("/searches")).status).toBe(200)
+      const adminSql = (f: (sql: SqlClient.SqlClient) => Effect.Effect<unknown, unknown>) =>
+        admin.runPromise(Effect.flatMap(SqlClient.SqlClient, f))
+      await adminSql((sql) => sql.unsafe(`alter database ${name} allow_connections false`))
+      await adminSql((sql) =>
+        sql.unsafe(`select pg_terminate_backend(pid) from pg_stat_activity where datname = '${name}'`)
+      )
+      const down = await get("/searches")
+      expect(down).toEqual({ status: 503, body: { detail: "Storage is unavailable." } })
+      expect((await get("/health/ready")).status).toBe(503)
+      await adminSql((sql) => sql.unsafe(`alter database ${name} allow_connections true`))
+      const deadline = Date.now() + 20_000
+      let status = 0
+      while (Date.now() < deadline && (status = (await get("/searches")).status) !== 200) {
+        await new Promise((r) => setTimeout(r, 250))
+      }
+      expect(status).toBe(200)
+    } finally {
+      host?.proc.kill("SIGKILL")
+      await admin.dispose()
+      // Drops the scratch database.
+      await runtime.dispose()
+    }
+  }, 120_000)
+})
