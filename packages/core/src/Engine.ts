@@ -409,7 +409,8 @@ export class Engine extends Context.Tag("@osiris/core/Engine")<Engine, {
     config: EngineConfig,
     registry: Layer.Layer<Registry, RE, RR>,
     overrides: {
-      readonly tin?: Layer.Layer<Tin.TinAuthority>
+      /** The tax authority; it may use the registry (default: the registry's EINs). */
+      readonly tin?: Layer.Layer<Tin.TinAuthority, never, Registry>
       readonly watchlist?: Layer.Layer<Watchlist.WatchlistSource>
       readonly websites?: Layer.Layer<Website.WebsiteResolver>
       readonly scoring?: Layer.Layer<Scoring>
@@ -418,7 +419,7 @@ export class Engine extends Context.Tag("@osiris/core/Engine")<Engine, {
     Engine.layer(config).pipe(
       Layer.provide(Layer.mergeAll(
         registry,
-        overrides.tin ?? layerTinAuthority.pipe(Layer.provide(registry)),
+        (overrides.tin ?? layerTinAuthority).pipe(Layer.provide(registry)),
         overrides.watchlist ?? Watchlist.WatchlistSource.layerOfacSdn,
         overrides.websites ?? Website.WebsiteResolver.layerNone,
         overrides.scoring ?? Scoring.layer

@@ -81,19 +81,20 @@ export interface HostConfig {
 const engineFor = (
   config: HostConfig,
   registry: Layer.Layer<Registry.Registry, never, PgClient.PgClient>,
-  watchlist: Layer.Layer<Watchlist.WatchlistSource>
+  services: Parameters<typeof Engine.Engine.layerDefaults>[2]
 ) =>
   Effect.provide(
     Engine.Engine,
     Engine.Engine.layerDefaults(
       { baseUrl: config.baseUrl, ...(config.consoleUrl === undefined ? {} : { consoleUrl: config.consoleUrl }) },
       registry,
-      { watchlist }
+      services
     )
   )
 
 /**
- * The engines per environment: the sandbox searches the sandbox registry (in memory); production
+ * The engines per environment: the sandbox searches the sandbox registry (in memory) with the
+ * sandbox's magic TIN authority and website resolver (core `Sandbox`); production
  * searches the registry imported into the database (`osiris registry import`), or the records given.
  * Both screen against one watchlist index, built once.
  */
@@ -109,16 +110,15 @@ export const layerEngines = (config: HostConfig) =>
       return yield* Effect.all({
         SANDBOX: engineFor(
           config,
-          config.sandboxRegistryLayer ??
-            Registry.Registry.layerMemory(config.sandboxRegistry ?? Sandbox.registry()),
-          screening
+          config.sandboxRegistryLayer ?? Sandbox.layerRegistry(config.sandboxRegistry ?? Sandbox.registry()),
+          { watchlist: screening, tin: Sandbox.layerTinAuthority, websites: Sandbox.layerWebsites }
         ),
         PRODUCTION: engineFor(
           config,
           config.productionRegistry === undefined
             ? RegistryDatabase.layer
             : Registry.Registry.layerMemory(config.productionRegistry),
-          screening
+          { watchlist: screening }
         )
       })
     })

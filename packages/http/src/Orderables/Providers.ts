@@ -170,19 +170,41 @@ export const SANDBOX_PEP_LIST: PepList = {
   ]
 }
 
-/** The sandbox's deterministic providers (no network). */
+const unreachable = (website: string | null | undefined) => {
+  if (website === null || website === undefined) return false
+  try {
+    return new URL(/^https?:\/\//i.test(website) ? website : `https://${website}`).hostname.endsWith(".invalid")
+  } catch {
+    return false
+  }
+}
+
+/**
+ * The sandbox's deterministic providers (no network). Website analysis fails when the submitted
+ * website is under `.invalid`; everything else completes.
+ */
 export const sandbox: Providers = makeProviders({
+  // Magic input: a submitted website under the reserved `.invalid` top-level domain cannot be reached.
   analyseWebsite: (url, input) =>
-    Effect.succeed({
-      url,
-      final_url: url,
-      status: 200,
-      redirects: [],
-      title: input.search.business?.name ?? null,
-      tls: { protocol: "TLSv1.3", issuer: "Osiris Sandbox CA", valid_to: "Jan  1 00:00:00 2030 GMT", authorized: true },
-      parked: false,
-      parked_signs: []
-    }),
+    unreachable(input.request.website) ?
+      Effect.fail(
+        new ProviderFailure({ message: `The website could not be reached: ${input.request.website} (sandbox).` })
+      ) :
+      Effect.succeed({
+        url,
+        final_url: url,
+        status: 200,
+        redirects: [],
+        title: input.search.business?.name ?? null,
+        tls: {
+          protocol: "TLSv1.3",
+          issuer: "Osiris Sandbox CA",
+          valid_to: "Jan  1 00:00:00 2030 GMT",
+          authorized: true
+        },
+        parked: false,
+        parked_signs: []
+      }),
   pepList: SANDBOX_PEP_LIST,
   enhancedSource: {
     name: "Osiris sandbox",
