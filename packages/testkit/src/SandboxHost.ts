@@ -6,12 +6,13 @@
  */
 import { NodeHttpServer } from "@effect/platform-node"
 import { type Registry, Watchlist } from "@osiris/core"
-import { ApiKeys, Database, Host, Migrations } from "@osiris/http"
+import { ApiKeys, Database, Host } from "@osiris/http"
 import { Signature, Store } from "@osiris/webhooks"
 import { Effect, Layer, ManagedRuntime, Random, Redacted } from "effect"
 import { createServer } from "node:http"
 import { createServer as createNetServer } from "node:net"
 import * as SandboxClock from "./SandboxClock.js"
+import * as Template from "./Template.js"
 import * as WebhookSink from "./WebhookSink.js"
 
 /** Options of a sandbox host. */
@@ -42,17 +43,17 @@ export interface SandboxHost {
 }
 
 /**
- * Shared by every sandbox host of the process, made on first use: a migrated empty database to start
- * from (PGlite's initdb and the migrations take seconds; loading the dump takes a fraction of one),
- * and the OFAC screening index.
+ * The OFAC screening index, shared by every sandbox host of the process and built at its first use
+ * (the first search), so starting a host does not wait for it.
  */
-let template: Promise<Blob> | undefined
-const databaseTemplate = () => (template ??= Effect.runPromise(Database.embeddedTemplate(Migrations.run)))
-let screening: Layer.Layer<Watchlist.WatchlistSource> | undefined
-const watchlist = () => (screening ??= Layer.succeed(
-  Watchlist.WatchlistSource,
-  Effect.runSync(Effect.provide(Watchlist.WatchlistSource, Watchlist.WatchlistSource.layerOfacSdn))
-))
+let screener: ReturnType<typeof Watchlist.makeScreener> | undefined
+const watchlist = Layer.succeed(Watchlist.WatchlistSource, {
+  list: Watchlist.OFAC_SDN,
+  screen: (queries) =>
+    Effect.sync(() =>
+      (screener ??= Watchlist.makeScreener(Watchlist.OFAC_SDN, Watchlist.ofacSdnEntries())).screen(queries)
+    )
+})
 
 const freePort = () =>
   new Promise<number>((resolve, reject) => {
@@ -66,21 +67,23 @@ const freePort = () =>
 
 /** Starts a sandbox host. */
 export const startSandboxHost = async (options: SandboxHostOptions = {}): Promise<SandboxHost> => {
+  // PGlite's WebAssembly compiles off the main thread while the rest is set up.
+  Database.warmEmbedded()
+  const database = Template.get()
   const clock = options.clock ?? SandboxClock.make({ frozen: true })
   const port = await freePort()
   const baseUrl = `http://127.0.0.1:${port}`
   const sink = await WebhookSink.start({ now: clock.now })
-  const database = await databaseTemplate()
   const layer = Host.serve({ rateLimit: false }).pipe(
     Layer.provideMerge(Host.layerApi({
       baseUrl,
       ...(options.sandboxRegistryLayer === undefined ? {} : { sandboxRegistryLayer: options.sandboxRegistryLayer }),
       productionRegistry: options.productionRegistry ?? [],
       webhooks: { allowInsecure: true, poll: "20 millis" },
-      watchlist: watchlist()
+      watchlist
     })),
     Layer.provideMerge(Host.layerRepos),
-    Layer.provideMerge(Database.layerEmbedded(undefined, { template: database })),
+    Layer.provideMerge(Database.layerEmbedded(undefined, { template: await database })),
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port, host: "127.0.0.1" })),
     Layer.provide(clock.layer),
     Layer.provide(Layer.setRandom(Random.make(options.seed ?? 1)))

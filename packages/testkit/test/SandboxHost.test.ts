@@ -66,3 +66,10 @@ describe("determinism", () => {
     expect(second).toEqual(first)
   })
 })
+
+describe("the shipped database template", () => {
+  it("was made by the installed PGlite for the current migrations (else: npm run fixtures)", async () => {
+    const { currentKey, shippedKey } = await import("../src/Template.js")
+    expect(shippedKey()).toEqual(currentKey())
+  })
+})

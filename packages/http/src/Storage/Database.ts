@@ -10,7 +10,7 @@ import { PGlite, type PGliteOptions } from "@electric-sql/pglite"
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
 import { Config, Data, Effect, Layer, Option, Redacted, String as Str } from "effect"
 import { randomBytes } from "node:crypto"
-import { mkdirSync, readFileSync } from "node:fs"
+import { existsSync, mkdirSync, readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 
@@ -58,6 +58,26 @@ const wasm = () => {
     }))
   }
   return compiled
+}
+
+/**
+ * Starts compiling PGlite's WebAssembly in the background (it is shared by every embedded database
+ * of the process); callers with other work to do first overlap it with that work.
+ */
+export const warmEmbedded = (): void => {
+  void wasm()
+}
+
+/** The version of PGlite the embedded databases run (a dumped data directory is only good for it). */
+export const embeddedVersion = (): string => {
+  const entry = createRequire(import.meta.url).resolve("@electric-sql/pglite")
+  for (let dir = dirname(entry); dir !== dirname(dir); dir = dirname(dir)) {
+    const file = join(dir, "package.json")
+    if (!existsSync(file)) continue
+    const pkg = JSON.parse(readFileSync(file, "utf8")) as { name?: string; version?: string }
+    if (pkg.name === "@electric-sql/pglite" && pkg.version !== undefined) return pkg.version
+  }
+  return "unknown"
 }
 
 const openEmbedded = (dataDir: string | undefined, template: Blob | undefined) =>
@@ -112,12 +132,15 @@ export const layerEmbedded = (dataDir: string | undefined, options: { readonly t
  * A template for in-memory embedded databases: a fresh PGlite after `prepare` ran on it (the
  * migrations, say), dumped. Databases started from it open in a fraction of initdb's time.
  */
-export const embeddedTemplate = <E>(prepare: Effect.Effect<unknown, E, PgClient.PgClient | SqlClient.SqlClient>) =>
+export const embeddedTemplate = <E>(
+  prepare: Effect.Effect<unknown, E, PgClient.PgClient | SqlClient.SqlClient>,
+  compression: "none" | "gzip" = "none"
+) =>
   Effect.scoped(Effect.gen(function*() {
     const db = yield* openEmbedded(undefined, undefined)
     yield* Effect.scoped(prepare.pipe(Effect.provide(yield* serveEmbedded(db))))
     return yield* Effect.tryPromise({
-      try: () => db.dumpDataDir("none"),
+      try: () => db.dumpDataDir(compression),
       catch: (cause) => new EmbeddedDatabaseError({ cause })
     })
   }))
