@@ -1,4 +1,4 @@
-// `npm run bench`: every benchmark in turn (engine, webhook delivery), each in its own process with
+// `npm run bench`: every benchmark in turn (engine, webhook delivery, sandbox host start), each in its own process with
 // its own Node flags; arguments after `--` go to each (unknown ones are ignored).
 import { spawnSync } from "node:child_process"
 import console from "node:console"
@@ -14,7 +14,8 @@ const runs = [
     "tsx",
     "packages/core/bench/bench.ts"
   ]],
-  ["webhook delivery", ["--import", "tsx", "packages/http/bench/delivery.ts"]]
+  ["webhook delivery", ["--import", "tsx", "packages/http/bench/delivery.ts"]],
+  ["sandbox host start", ["--import", "tsx", "packages/testkit/bench/start.ts"]]
 ]
 for (const [name, node] of runs) {
   console.log(`\n== ${name} ==`)

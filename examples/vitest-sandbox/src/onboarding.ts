@@ -4,14 +4,23 @@
  */
 export interface Decision {
   readonly searchId: string
+  /** `approve`, `refuse`, or `review` (a person looks at it: the TIN authority was unavailable). */
+  readonly outcome: "approve" | "refuse" | "review"
   readonly approved: boolean
   readonly reasons: ReadonlyArray<string>
+}
+
+/** What the onboarding form collected. */
+export interface Merchant {
+  readonly name: string
+  readonly address: string
+  readonly tin?: string
 }
 
 /** Verifies a merchant and decides. */
 export const onboard = async (
   osiris: { readonly baseUrl: string; readonly apiKey: string },
-  merchant: { readonly name: string; readonly address: string }
+  merchant: Merchant
 ): Promise<Decision> => {
   const res = await fetch(`${osiris.baseUrl}/searches`, {
     method: "POST",
@@ -23,11 +32,20 @@ export const onboard = async (
     id: string
     verified: boolean
     watchlist_hits: ReadonlyArray<unknown>
-    business_name_match: string | null
+    tin_matched: boolean | null
+    warnings: ReadonlyArray<string>
   }
   const reasons = [
     ...(search.verified ? [] : ["not verified"]),
-    ...(search.watchlist_hits.length > 0 ? ["watchlist hit"] : [])
+    ...(search.watchlist_hits.length > 0 ? ["watchlist hit"] : []),
+    ...(merchant.tin !== undefined && search.tin_matched === false ? ["TIN does not match"] : [])
   ]
-  return { searchId: search.id, approved: reasons.length === 0, reasons }
+  const unchecked = merchant.tin !== undefined && search.tin_matched === null
+  const outcome = reasons.length > 0 ? "refuse" : unchecked ? "review" : "approve"
+  return {
+    searchId: search.id,
+    outcome,
+    approved: outcome === "approve",
+    reasons: unchecked ? [...reasons, ...search.warnings] : reasons
+  }
 }

@@ -1,4 +1,4 @@
-/** Osiris reference host: storage, command line and (next) HTTP API. */
+/** Osiris reference host: the HTTP API, storage, background work and the command line. */
 export * as Api from "./Api.js"
 export * as ApiKeys from "./ApiKeys/Repo.js"
 export * as Batch from "./Batch.js"

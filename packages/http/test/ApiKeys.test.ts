@@ -1,10 +1,10 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
+import { Backends } from "@osiris/testkit"
 import { Effect, Either, Layer, Option, Redacted } from "effect"
 import { ApiKeys, Host } from "../src/index.js"
-import { backends } from "./Backends.js"
 
-for (const backend of backends()) {
+for (const backend of Backends.all()) {
   const Live = Host.layerRepos.pipe(Layer.provideMerge(backend.fresh()))
 
   describe(`API keys on ${backend.name}`, () => {

@@ -1,10 +1,9 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Synthetic } from "@osiris/core"
+import { Backends, TestHost } from "@osiris/testkit"
 import { Effect, Either } from "effect"
 import { BusinessTokens } from "../src/index.js"
-import { backends } from "./Backends.js"
-import { call, client, serverFor } from "./Support.js"
 
 const registry = Synthetic.registry(31, 80)
 const target = registry[9]!
@@ -39,27 +38,32 @@ describe("business tokens", () => {
   })
 })
 
-for (const backend of backends()) {
+for (const backend of Backends.all()) {
   describe(`autocomplete on ${backend.name}`, () => {
-    layer(serverFor(backend, registry), { timeout: "60 seconds" })((it) => {
+    layer(TestHost.layer(backend, { sandboxRegistry: registry }), { timeout: "60 seconds" })((it) => {
       it.effect("suggests the business for its name; its token runs a search on that business", () =>
         Effect.gen(function*() {
-          const { base, key } = yield* client
-          const r = yield* call(base, key, "GET", `/autocomplete/businesses?q=${encodeURIComponent(target.name)}`)
+          const { base, key } = yield* TestHost.client
+          const r = yield* TestHost.call(
+            base,
+            key,
+            "GET",
+            `/autocomplete/businesses?q=${encodeURIComponent(target.name)}`
+          )
           expect(r.status).toBe(200)
           const first = r.body.suggestions[0]
           const a = target.primary_address ?? target.addresses[0]!
           expect(first).toMatchObject({ name: target.name, city: a.city, state: a.state, match: "EXACT" })
           expect(first.label).toBe(`${target.name} — ${a.city}, ${a.state}`)
           expect(Object.keys(first)).toEqual(["business_token", "label", "name", "city", "state", "structure", "match"])
-          const s = yield* call(base, key, "POST", "/searches", { business_token: first.business_token })
+          const s = yield* TestHost.call(base, key, "POST", "/searches", { business_token: first.business_token })
           expect(s.status).toBe(201)
           expect(s.body).toMatchObject({ state: "COMPLETED", name: target.name })
           expect(s.body.business.id).toBe(target.id)
           // Filtered by state: another state's businesses are left out.
           const other = registry.find((b) => (b.primary_address ?? b.addresses[0])!.state !== a.state)!
           const st = (other.primary_address ?? other.addresses[0])!.state
-          const filtered = yield* call(
+          const filtered = yield* TestHost.call(
             base,
             key,
             "GET",
@@ -70,16 +74,16 @@ for (const backend of backends()) {
 
       it.effect("a foreign, altered or expired token is 422 business_token_invalid / _expired", () =>
         Effect.gen(function*() {
-          const mine = yield* client
-          const theirs = yield* client
-          const r = yield* call(
+          const mine = yield* TestHost.client
+          const theirs = yield* TestHost.client
+          const r = yield* TestHost.call(
             mine.base,
             mine.key,
             "GET",
             `/autocomplete/businesses?q=${encodeURIComponent(target.name)}`
           )
           const token = r.body.suggestions[0].business_token
-          const foreign = yield* call(mine.base, theirs.key, "POST", "/searches", { business_token: token })
+          const foreign = yield* TestHost.call(mine.base, theirs.key, "POST", "/searches", { business_token: token })
           expect(foreign.status).toBe(422)
           expect(foreign.body.detail).toEqual([{
             type: "business_token_invalid",
@@ -87,7 +91,7 @@ for (const backend of backends()) {
             msg: "Unknown business token",
             input: token
           }])
-          const live = yield* call(mine.base, mine.live, "POST", "/searches", { business_token: token })
+          const live = yield* TestHost.call(mine.base, mine.live, "POST", "/searches", { business_token: token })
           expect(live.body.detail[0].type).toBe("business_token_invalid")
           // A genuine token issued 16 minutes ago (signed with the host secret in the database).
           const sql = yield* SqlClient.SqlClient
@@ -98,7 +102,7 @@ for (const backend of backends()) {
             environment: "SANDBOX",
             nowMillis: Date.now() - 16 * 60_000
           })
-          const expired = yield* call(mine.base, mine.key, "POST", "/searches", { business_token: old })
+          const expired = yield* TestHost.call(mine.base, mine.key, "POST", "/searches", { business_token: old })
           expect(expired.body.detail[0]).toMatchObject({
             type: "business_token_expired",
             msg: "The business token has expired"
@@ -107,17 +111,18 @@ for (const backend of backends()) {
 
       it.effect("bad queries are 422 in the documented shape", () =>
         Effect.gen(function*() {
-          const { base, key } = yield* client
-          const missing = yield* call(base, key, "GET", "/autocomplete/businesses")
+          const { base, key } = yield* TestHost.client
+          const missing = yield* TestHost.call(base, key, "GET", "/autocomplete/businesses")
           expect(missing).toStrictEqual({
             status: 422,
             body: { detail: [{ type: "missing", loc: ["query", "q"], msg: "Field required", input: null }] }
           })
-          const bad = yield* call(base, key, "GET", "/autocomplete/businesses?q=%20&state=XYZ&limit=0")
+          const bad = yield* TestHost.call(base, key, "GET", "/autocomplete/businesses?q=%20&state=XYZ&limit=0")
           expect(bad.body.detail.map((d: any) => d.loc[1])).toEqual(["q", "state", "limit"])
           // A repeated parameter: the last value wins; an unknown path has the documented 404 body.
-          expect((yield* call(base, key, "GET", "/autocomplete/businesses?q=&q=Acme&limit=x&limit=2")).status).toBe(200)
-          expect(yield* call(base, key, "GET", "/no/such/path")).toStrictEqual({
+          expect((yield* TestHost.call(base, key, "GET", "/autocomplete/businesses?q=&q=Acme&limit=x&limit=2")).status)
+            .toBe(200)
+          expect(yield* TestHost.call(base, key, "GET", "/no/such/path")).toStrictEqual({
             status: 404,
             body: { detail: "Not found." }
           })

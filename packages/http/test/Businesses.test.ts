@@ -1,8 +1,7 @@
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Business, Synthetic } from "@osiris/core"
+import { Backends, TestHost } from "@osiris/testkit"
 import { Effect } from "effect"
-import { backends } from "./Backends.js"
-import { BASE_URL, call, client, serverFor } from "./Support.js"
 
 const registration = (over: Partial<Business.Registration> = {}): Business.Registration => ({
   id: "0192f3a4-5b6c-7d8e-9f01-00000000aa01" as Business.Registration["id"],
@@ -32,22 +31,24 @@ const sandbox = Synthetic.registry(11, 40).map((r, i) =>
 )
 const production = Synthetic.registry(12, 40)
 
-const get = (base: string, key: string, path: string) => call(base, key, "GET", path)
+const get = (base: string, key: string, path: string) => TestHost.call(base, key, "GET", path)
 
-for (const backend of backends()) {
+for (const backend of Backends.all()) {
   describe(`businesses on ${backend.name}`, () => {
-    layer(serverFor(backend, sandbox, production), { timeout: "60 seconds" })((it) => {
+    layer(TestHost.layer(backend, { sandboxRegistry: sandbox, productionRegistry: production }), {
+      timeout: "60 seconds"
+    })((it) => {
       it.effect("GET /businesses/{id} is the registry record with its URLs; status summarises registrations", () =>
         Effect.gen(function*() {
-          const { base, key, live } = yield* client
+          const { base, key, live } = yield* TestHost.client
           const b = sandbox[0]!
           const r = yield* get(base, key, `/businesses/${b.id}`)
           expect(r.status).toBe(200)
           expect(r.body).toMatchObject({
             id: b.id,
             name: b.name,
-            url: `${BASE_URL}/businesses/${b.id}`,
-            console_url: `${BASE_URL}/console/business/${b.id}`,
+            url: `${TestHost.BASE_URL}/businesses/${b.id}`,
+            console_url: `${TestHost.BASE_URL}/console/business/${b.id}`,
             registrations: b.registrations
           })
           const s = yield* get(base, key, `/businesses/${b.id}/status`)
@@ -67,7 +68,7 @@ for (const backend of backends()) {
 
       it.effect("the other environment's business is 403, an unknown id 404", () =>
         Effect.gen(function*() {
-          const { base, key, live } = yield* client
+          const { base, key, live } = yield* TestHost.client
           expect((yield* get(base, key, `/businesses/${production[0]!.id}`)).status).toBe(403)
           expect((yield* get(base, live, `/businesses/${sandbox[0]!.id}/status`)).status).toBe(403)
           const missing = yield* get(base, key, "/businesses/00000000-0000-7000-8000-000000000000")

@@ -5,12 +5,11 @@
  */
 import { describe, expect, layer } from "@effect/vitest"
 import { Synthetic } from "@osiris/core"
+import { Backends, TestHost } from "@osiris/testkit"
 import { Effect } from "effect"
 import { existsSync, mkdirSync } from "node:fs"
 import { join } from "node:path"
 import { chromium } from "playwright-core"
-import { backends } from "./Backends.js"
-import { client, serverFor } from "./Support.js"
 
 const registry = Synthetic.registry(41, 40)
 const target = registry[2]!
@@ -24,9 +23,9 @@ const request = {
 const CHROMIUM = "/usr/bin/chromium"
 const output = join(import.meta.dirname, "..", "test-output")
 
-const backend = backends()[0]!
+const backend = Backends.all()[0]!
 describe("console pages", () => {
-  layer(serverFor(backend, registry), { timeout: "60 seconds" })((it) => {
+  layer(TestHost.layer(backend, { sandboxRegistry: registry }), { timeout: "60 seconds" })((it) => {
     const create = (base: string, key: string) =>
       Effect.promise(async () => {
         const r = await fetch(`${base}/searches`, {
@@ -44,7 +43,7 @@ describe("console pages", () => {
 
     it.effect("serve the search and the business as HTML, with the API's tenancy rules", () =>
       Effect.gen(function*() {
-        const { base, key, live } = yield* client
+        const { base, key, live } = yield* TestHost.client
         const s = yield* create(base, key)
         const page = yield* get(`${base}/console/searches/${s.id}`, { "x-api-key": key })
         expect(page.status).toBe(200)
@@ -62,7 +61,7 @@ describe("console pages", () => {
         const basic = `Basic ${Buffer.from(`analyst:${key}`).toString("base64")}`
         expect((yield* get(`${base}/console/searches/${s.id}`, { authorization: basic })).status).toBe(200)
         expect((yield* get(`${base}/console/searches/${s.id}`, { "x-api-key": live })).status).toBe(403)
-        const other = yield* client
+        const other = yield* TestHost.client
         expect((yield* get(`${base}/console/searches/${s.id}`, { "x-api-key": other.key })).status).toBe(404)
         expect((yield* get(`${base}/console/searches/not-a-uuid`, { "x-api-key": key })).status).toBe(404)
       }))
@@ -72,7 +71,7 @@ describe("console pages", () => {
       () =>
         Effect.gen(function*() {
           expect(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install chromium`).toBe(true)
-          const { base, key } = yield* client
+          const { base, key } = yield* TestHost.client
           const s = yield* create(base, key)
           const shot = join(output, "console-search.png")
           const seen = yield* Effect.promise(async () => {

@@ -5,10 +5,9 @@
  */
 import { describe, expect, layer } from "@effect/vitest"
 import { Synthetic } from "@osiris/core"
+import { Backends, TestHost } from "@osiris/testkit"
 import { Effect } from "effect"
 import { request } from "node:http"
-import { backends } from "./Backends.js"
-import { call, client, serverFor } from "./Support.js"
 
 const registry = Synthetic.registry(81, 40)
 const target = registry[6]!
@@ -26,12 +25,12 @@ const post = (base: string, key: string, payload: string, headers: Record<string
   })
 const json = (text: string) => JSON.parse(text) as any
 
-for (const backend of backends()) {
+for (const backend of Backends.all()) {
   describe(`DECISIONS rules on ${backend.name}`, () => {
-    layer(serverFor(backend, registry), { timeout: "60 seconds" })((it) => {
+    layer(TestHost.layer(backend, { sandboxRegistry: registry }), { timeout: "60 seconds" })((it) => {
       it.effect("section 1: modes, clamps, and the headers every create carries", () =>
         Effect.gen(function*() {
-          const { base, key } = yield* client
+          const { base, key } = yield* TestHost.client
           const payload = JSON.stringify(body)
           const sync = yield* post(base, key, payload)
           expect(sync.status).toBe(201)
@@ -81,7 +80,7 @@ for (const backend of backends()) {
 
       it.effect("section 2: the key's bounds, the fingerprint, replays, reuse, and the echo", () =>
         Effect.gen(function*() {
-          const { base, key } = yield* client
+          const { base, key } = yield* TestHost.client
           const tooLong = yield* post(base, key, JSON.stringify(body), { "idempotency-key": "k".repeat(256) })
           expect(tooLong.status).toBe(422)
           expect(json(tooLong.text).detail[0].loc).toEqual(["header", "idempotency-key"])
@@ -110,35 +109,41 @@ for (const backend of backends()) {
             loc: ["header", "idempotency-key"]
           })
           // Scope: another application may use the same key for its own search.
-          const other = yield* client
+          const other = yield* TestHost.client
           const theirs = yield* post(other.base, other.key, JSON.stringify(body), { "idempotency-key": "order-7" })
           expect(json(theirs.text).id).not.toBe(json(first.text).id)
         }))
 
       it.effect("section 3: 401 for missing, malformed, unknown and revoked keys; 403 for a missing scope", () =>
         Effect.gen(function*() {
-          const { base, key } = yield* client
+          const { base, key } = yield* TestHost.client
           const detail = (r: { text: string }) => json(r.text).detail
           expect(detail(yield* post(base, "", "{}"))).toBe("Missing API key: send it in the X-API-Key header.")
           expect(detail(yield* post(base, "osk_test_short", "{}"))).toBe("Malformed API key.")
           expect(detail(yield* post(base, `osk_test_${"A".repeat(43)}`, "{}"))).toBe("Invalid API key.")
-          const readOnly = yield* call(base, key, "POST", "/api_keys", { name: "reader", scopes: ["searches:read"] })
+          const readOnly = yield* TestHost.call(base, key, "POST", "/api_keys", {
+            name: "reader",
+            scopes: ["searches:read"]
+          })
           const refused = yield* post(base, readOnly.body.key, JSON.stringify(body))
           expect(refused.status).toBe(403)
           expect(detail(refused)).toBe("This key lacks the searches:write scope.")
-          expect((yield* call(base, readOnly.body.key, "GET", "/searches")).status).toBe(200)
-          expect((yield* call(base, readOnly.body.key, "GET", "/api_keys")).status).toBe(403)
+          expect((yield* TestHost.call(base, readOnly.body.key, "GET", "/searches")).status).toBe(200)
+          expect((yield* TestHost.call(base, readOnly.body.key, "GET", "/api_keys")).status).toBe(403)
           // Reading needs searches:read, cancelling searches:write.
-          const writeOnly = yield* call(base, key, "POST", "/api_keys", { name: "writer", scopes: ["searches:write"] })
+          const writeOnly = yield* TestHost.call(base, key, "POST", "/api_keys", {
+            name: "writer",
+            scopes: ["searches:write"]
+          })
           const created = yield* post(base, writeOnly.body.key, JSON.stringify(body))
           expect(created.status).toBe(201)
           const id = json(created.text).id
-          expect((yield* call(base, writeOnly.body.key, "GET", `/searches/${id}`)).body).toEqual({
+          expect((yield* TestHost.call(base, writeOnly.body.key, "GET", `/searches/${id}`)).body).toEqual({
             detail: "This key lacks the searches:read scope."
           })
-          expect((yield* call(base, writeOnly.body.key, "GET", "/searches")).status).toBe(403)
-          expect((yield* call(base, readOnly.body.key, "POST", `/searches/${id}/cancel`)).status).toBe(403)
-          yield* call(base, key, "DELETE", `/api_keys/${readOnly.body.id}`)
+          expect((yield* TestHost.call(base, writeOnly.body.key, "GET", "/searches")).status).toBe(403)
+          expect((yield* TestHost.call(base, readOnly.body.key, "POST", `/searches/${id}/cancel`)).status).toBe(403)
+          yield* TestHost.call(base, key, "DELETE", `/api_keys/${readOnly.body.id}`)
           const revoked = yield* post(base, readOnly.body.key, JSON.stringify(body))
           expect(revoked.status).toBe(401)
           expect(detail(revoked)).toBe("This API key has been revoked.")
@@ -146,9 +151,9 @@ for (const backend of backends()) {
 
       it.effect("section 5: 413 over 1 MiB even without a declared length; 415; bodies in the documented shape", () =>
         Effect.gen(function*() {
-          const { base, key } = yield* client
+          const { base, key } = yield* TestHost.client
           // Sent in chunks with no Content-Length: the server answers 413 once it has read 1 MiB,
-          // without reading the rest (a client that keeps sending sees the connection closed).
+          // without reading the rest (a TestHost.client that keeps sending sees the connection closed).
           const streamed = yield* Effect.promise(() =>
             new Promise<{ status: number | undefined; body: unknown }>((resolve, reject) => {
               const u = new URL(`${base}/searches`)

@@ -1,9 +1,9 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { Ids, type Search, Synthetic } from "@osiris/core"
+import { Backends, TestHost } from "@osiris/testkit"
 import { Effect, Option } from "effect"
 import { Searches } from "../src/index.js"
-import { backends } from "./Backends.js"
-import { client, pendingFor, serverFor } from "./Support.js"
+import { pendingFor } from "./SearchFixtures.js"
 
 const registry = Synthetic.registry(91, 200)
 const target = registry[7]!
@@ -14,12 +14,12 @@ const body = JSON.stringify({
   }`
 })
 
-for (const backend of backends()) {
-  const Server = serverFor(backend, registry)
+for (const backend of Backends.all()) {
+  const Server = TestHost.layer(backend, { sandboxRegistry: registry })
 
   describe(`execution on ${backend.name}`, () => {
     layer(Server, { timeout: "60 seconds", excludeTestServices: true })((it) => {
-      const setup = client
+      const setup = TestHost.client
       const post = (base: string, key: string, headers: Record<string, string>) =>
         Effect.promise(() =>
           fetch(`${base}/searches`, {

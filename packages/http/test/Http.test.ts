@@ -1,9 +1,8 @@
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Synthetic } from "@osiris/core"
+import { Backends, TestHost } from "@osiris/testkit"
 import { Effect } from "effect"
 import { Host } from "../src/index.js"
-import { backends } from "./Backends.js"
-import { client, serverFor } from "./Support.js"
 
 const registry = Synthetic.registry(77, 300)
 const target = registry[12]!
@@ -14,12 +13,12 @@ const request = {
   }`
 }
 
-for (const backend of backends()) {
-  const Server = serverFor(backend, registry)
+for (const backend of Backends.all()) {
+  const Server = TestHost.layer(backend, { sandboxRegistry: registry })
 
   describe(`HTTP API on ${backend.name}`, () => {
     layer(Server, { timeout: "60 seconds" })((it) => {
-      const setup = client
+      const setup = TestHost.client
       const post = (base: string, key: string | undefined, body: string, headers: Record<string, string> = {}) =>
         Effect.promise(() =>
           fetch(`${base}/searches`, {
@@ -124,11 +123,11 @@ for (const backend of backends()) {
   })
 }
 
-for (const backend of backends()) {
-  const Server = serverFor(backend, registry)
+for (const backend of Backends.all()) {
+  const Server = TestHost.layer(backend, { sandboxRegistry: registry })
   describe(`HTTP API listing, cancelling, health and limits on ${backend.name}`, () => {
     layer(Server, { timeout: "60 seconds" })((it) => {
-      const setup = client
+      const setup = TestHost.client
       const call = (url: string, init: RequestInit = {}) => Effect.promise(() => fetch(url, init))
 
       it.effect("lists searches newest first with a cursor and filters; bad query is 422", () =>

@@ -1,10 +1,10 @@
 import { PgClient } from "@effect/sql-pg"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Formats, Ids } from "@osiris/core"
+import { Backends } from "@osiris/testkit"
 import { Effect, Either, Layer, Option, Redacted } from "effect"
 import { ApiKeys, Host, Idempotency, Searches } from "../src/index.js"
-import { backends } from "./Backends.js"
-import { pendingFor } from "./Support.js"
+import { pendingFor } from "./SearchFixtures.js"
 
 const at = Formats.timestampFromMillis(Date.UTC(2026, 10, 21, 12))
 const body = { name: "Acme Widgets Inc", address: "123 N Main St, Springfield, IL 62701" }
@@ -42,7 +42,7 @@ describe("fingerprints", () => {
   })
 })
 
-for (const backend of backends()) {
+for (const backend of Backends.all()) {
   const Live = Host.layerRepos.pipe(Layer.provideMerge(backend.fresh()))
 
   describe(`idempotency on ${backend.name}`, () => {

@@ -1,12 +1,11 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Naics, Synthetic } from "@osiris/core"
+import { Backends, TestHost } from "@osiris/testkit"
 import { Effect } from "effect"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { WebsiteAnalysis } from "../src/index.js"
-import { backends } from "./Backends.js"
-import { BASE_URL, call, client, serverFor } from "./Support.js"
 
 const sandbox = Synthetic.registry(21, 60)
 const production = Synthetic.registry(22, 60)
@@ -19,22 +18,24 @@ const ALL = ["Order.WebsiteAnalysis", "Order.NaicsPrediction", "Order.Pep", "Ord
 /** Reads a record until it is no longer PENDING or EXECUTING. */
 const settled = (base: string, key: string, url: string) =>
   Effect.gen(function*() {
-    const path = url.replace(BASE_URL, "")
+    const path = url.replace(TestHost.BASE_URL, "")
     for (let i = 0; i < 200; i++) {
-      const r = yield* call(base, key, "GET", path)
+      const r = yield* TestHost.call(base, key, "GET", path)
       if (r.status !== 200 || (r.body.state !== "PENDING" && r.body.state !== "EXECUTING")) return r
       yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 25)))
     }
     throw new Error(`${url} did not settle`)
   })
 
-for (const backend of backends()) {
+for (const backend of Backends.all()) {
   describe(`orderables on ${backend.name}`, () => {
-    layer(serverFor(backend, sandbox, production), { timeout: "60 seconds" })((it) => {
+    layer(TestHost.layer(backend, { sandboxRegistry: sandbox, productionRegistry: production }), {
+      timeout: "60 seconds"
+    })((it) => {
       it.effect("each option's orderable is created with the search and completes after it (sandbox)", () =>
         Effect.gen(function*() {
-          const { base, key } = yield* client
-          const created = yield* call(base, key, "POST", "/searches", { ...line(sandbox[3]!), options: ALL })
+          const { base, key } = yield* TestHost.client
+          const created = yield* TestHost.call(base, key, "POST", "/searches", { ...line(sandbox[3]!), options: ALL })
           expect(created.status).toBe(201)
           const s = created.body
           expect(s.options).toEqual(ALL)
@@ -44,7 +45,7 @@ for (const backend of backends()) {
             ["Order.Pep", "PepScreeningRequest"],
             ["Order.Enhanced", "EnhancedSearchRequest"]
           ])
-          expect(s.orderables[0].url).toBe(`${BASE_URL}/website_analysis_requests/${s.orderables[0].id}`)
+          expect(s.orderables[0].url).toBe(`${TestHost.BASE_URL}/website_analysis_requests/${s.orderables[0].id}`)
           const records = yield* Effect.forEach(s.orderables, (o: any) => settled(base, key, o.url))
           for (const [i, r] of records.entries()) {
             expect(r.status).toBe(200)
@@ -76,14 +77,16 @@ for (const backend of backends()) {
           expect(pep).toMatchObject({ list: "Osiris sandbox PEP list", hits: [] })
           expect(enhanced.officers.find((o: any) => o.name === "Avery Sandbox")).toMatchObject({ new: true })
           // Another application's record is 404; the other environment's 403.
-          const other = yield* client
-          expect((yield* call(base, other.key, "GET", s.orderables[1].url.replace(BASE_URL, ""))).status).toBe(404)
+          const other = yield* TestHost.client
+          expect(
+            (yield* TestHost.call(base, other.key, "GET", s.orderables[1].url.replace(TestHost.BASE_URL, ""))).status
+          ).toBe(404)
         }))
 
       it.effect("a search that finds no business fails its orderables, saying why", () =>
         Effect.gen(function*() {
-          const { base, key } = yield* client
-          const created = yield* call(base, key, "POST", "/searches", {
+          const { base, key } = yield* TestHost.client
+          const created = yield* TestHost.call(base, key, "POST", "/searches", {
             name: "Nonexistent Holdings Quorum Zeta",
             address: "1 Nowhere Rd, Fargo, ND 58102",
             options: ["Order.NaicsPrediction"]
@@ -96,8 +99,8 @@ for (const backend of backends()) {
 
       it.effect("production work is billed once per search and completed orderable; GET /usage sums it per day", () =>
         Effect.gen(function*() {
-          const { base, key, live } = yield* client
-          const created = yield* call(base, live, "POST", "/searches", {
+          const { base, key, live } = yield* TestHost.client
+          const created = yield* TestHost.call(base, live, "POST", "/searches", {
             ...line(production[5]!),
             options: ["Order.NaicsPrediction", "Order.Pep"]
           })
@@ -107,16 +110,16 @@ for (const backend of backends()) {
           // No PEP list configured for production on this host: the orderable fails and says so.
           expect(pep!.body).toMatchObject({ state: "FAILED", error: expect.stringContaining("No PEP list") })
           // Sandbox work is never billed.
-          yield* call(base, key, "POST", "/searches", line(sandbox[4]!))
-          const usage = yield* call(base, live, "GET", "/usage")
+          yield* TestHost.call(base, key, "POST", "/searches", line(sandbox[4]!))
+          const usage = yield* TestHost.call(base, live, "GET", "/usage")
           expect(usage.status).toBe(200)
           expect(usage.body.data.map((d: any) => [d.kind, d.count])).toEqual([["Order.NaicsPrediction", 1], [
             "search",
             1
           ]])
           expect(usage.body.total).toBe(2)
-          expect((yield* call(base, key, "GET", "/usage")).body.total).toBe(0)
-          expect((yield* call(base, live, "GET", "/usage?from=2026-13-01")).status).toBe(422)
+          expect((yield* TestHost.call(base, key, "GET", "/usage")).body.total).toBe(0)
+          expect((yield* TestHost.call(base, live, "GET", "/usage?from=2026-13-01")).status).toBe(422)
           const sql = yield* SqlClient.SqlClient
           const rows = yield* sql<
             { n: number }
@@ -126,7 +129,7 @@ for (const backend of backends()) {
 
       it.effect("cancelling a search cancels its orderables", () =>
         Effect.gen(function*() {
-          const { base, key } = yield* client
+          const { base, key } = yield* TestHost.client
           const created = yield* Effect.promise(async () => {
             const r = await fetch(`${base}/searches`, {
               method: "POST",
@@ -135,7 +138,7 @@ for (const backend of backends()) {
             })
             return (await r.json()) as any
           })
-          const cancel = yield* call(base, key, "POST", `/searches/${created.id}/cancel`)
+          const cancel = yield* TestHost.call(base, key, "POST", `/searches/${created.id}/cancel`)
           const r = yield* settled(base, key, created.orderables[0].url)
           // Either the cancel came first (CANCELLED) or the search had already finished (409, COMPLETED).
           expect(cancel.status === 200 ? "CANCELLED" : "COMPLETED").toBe(r.body.state)

@@ -1,9 +1,8 @@
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Synthetic } from "@osiris/core"
+import { Backends, TestHost } from "@osiris/testkit"
 import { Effect } from "effect"
 import { RateLimit } from "../src/index.js"
-import { backends } from "./Backends.js"
-import { client, serverFor } from "./Support.js"
 
 describe("makeLimiter", () => {
   it("allows the burst, then one request per 1/rate seconds, per key", () => {
@@ -24,14 +23,20 @@ describe("makeLimiter", () => {
   })
 })
 
-const backend = backends()[0]!
+const backend = Backends.all()[0]!
 describe("the per-key rate limit over HTTP", () => {
-  layer(serverFor(backend, Synthetic.registry(5, 20), undefined, { rateLimit: { perSecond: 1, burst: 3 } }), {
-    timeout: "60 seconds"
-  })((it) => {
+  layer(
+    TestHost.layer(backend, {
+      sandboxRegistry: Synthetic.registry(5, 20),
+      serve: { rateLimit: { perSecond: 1, burst: 3 } }
+    }),
+    {
+      timeout: "60 seconds"
+    }
+  )((it) => {
     it.effect("429 with Retry-After and the documented body once a key spends its burst; other keys unaffected", () =>
       Effect.gen(function*() {
-        const { base, key, live } = yield* client
+        const { base, key, live } = yield* TestHost.client
         const get = (k: string) => Effect.promise(() => fetch(`${base}/searches`, { headers: { "x-api-key": k } }))
         const statuses = []
         for (let i = 0; i < 4; i++) statuses.push((yield* get(key)).status)

@@ -1,10 +1,10 @@
 import { PgClient } from "@effect/sql-pg"
 import { describe, expect, layer } from "@effect/vitest"
 import { Ids, type Search } from "@osiris/core"
+import { Backends } from "@osiris/testkit"
 import { Effect, Layer, Option, Redacted, TestServices } from "effect"
 import { ApiKeys, Host, Searches } from "../src/index.js"
-import { backends } from "./Backends.js"
-import { pendingFor } from "./Support.js"
+import { pendingFor } from "./SearchFixtures.js"
 
 const newSearch = Effect.gen(function*() {
   const ids = yield* Ids.Ids
@@ -15,7 +15,7 @@ const newSearch = Effect.gen(function*() {
 
 const live = <A, E, R>(e: Effect.Effect<A, E, R>) => TestServices.provideLive(e)
 
-for (const backend of backends()) {
+for (const backend of Backends.all()) {
   const Live = Host.layerRepos.pipe(Layer.provideMerge(backend.fresh()))
 
   describe(`searches as work items on ${backend.name}`, () => {

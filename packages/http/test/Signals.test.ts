@@ -1,10 +1,10 @@
 import { PgClient } from "@effect/sql-pg"
 import { describe, expect, layer } from "@effect/vitest"
+import { Backends } from "@osiris/testkit"
 import { Effect, Layer, Redacted, TestServices } from "effect"
 import { Database, Signals } from "../src/index.js"
-import { backends } from "./Backends.js"
 
-const server = backends().find((b) => b.sameDatabase !== undefined)
+const server = Backends.all().find((b) => b.sameDatabase !== undefined)
 
 describe.skipIf(server === undefined)("search signals on PostgreSQL (LISTEN/NOTIFY)", () => {
   layer(

@@ -1,14 +1,14 @@
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { describe, expect, it, layer } from "@effect/vitest"
+import { Backends } from "@osiris/testkit"
 import { Effect, Exit, Fiber, Redacted, TestServices } from "effect"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Database, Migrations } from "../src/index.js"
-import { backends } from "./Backends.js"
 
-for (const backend of backends()) {
+for (const backend of Backends.all()) {
   describe(`storage on ${backend.name}`, () => {
     layer(backend.fresh(), { timeout: "60 seconds" })((it) => {
       it.effect("runs the migrations once, and again finds nothing to do", () =>

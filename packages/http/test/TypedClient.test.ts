@@ -2,19 +2,18 @@
 import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { describe, expect, layer } from "@effect/vitest"
 import { Synthetic } from "@osiris/core"
+import { Backends, TestHost } from "@osiris/testkit"
 import { Effect, Either } from "effect"
 import { Api } from "../src/index.js"
-import { backends } from "./Backends.js"
-import { client, serverFor } from "./Support.js"
 
 const registry = Synthetic.registry(71, 30)
 const target = registry[4]!
 
-describe("the typed client", () => {
-  layer(serverFor(backends()[0]!, registry), { timeout: "60 seconds" })((it) => {
+describe("the typed TestHost.client", () => {
+  layer(TestHost.layer(Backends.all()[0]!, { sandboxRegistry: registry }), { timeout: "60 seconds" })((it) => {
     it.effect("creates, reads and lists searches, reads businesses and platform resources", () =>
       Effect.gen(function*() {
-        const { base, key } = yield* client
+        const { base, key } = yield* TestHost.client
         const osiris = yield* HttpApiClient.make(Api.OsirisApi, {
           baseUrl: base,
           transformClient: HttpClient.mapRequest(HttpClientRequest.setHeader("x-api-key", key))

@@ -37,12 +37,12 @@ export const layerPostgres = (url: Redacted.Redacted, options: { readonly maxCon
 
 /** PGlite's WebAssembly, compiled once per process and shared by every embedded database. */
 let compiled:
-  | Promise<{ pgliteWasmModule: WebAssembly.Module; initdbWasmModule: WebAssembly.Module; fsBundle: Blob }>
+  | Promise<{ pgliteWasmModule: object; initdbWasmModule: object; fsBundle: Blob }>
   | undefined
 
-/** The global `WebAssembly` (the project's `lib` has its types but not the value). */
+/** The global `WebAssembly` (the project's `lib` has neither its types nor the value). */
 const WA = (globalThis as unknown as {
-  readonly WebAssembly: { readonly compile: (bytes: Uint8Array) => Promise<WebAssembly.Module> }
+  readonly WebAssembly: { readonly compile: (bytes: Uint8Array) => Promise<object> }
 }).WebAssembly
 
 const wasm = () => {
