@@ -1,7 +1,7 @@
 /**
  * `/api_keys`: create (the key is in this response only), list and revoke the keys of the caller's
  * application and environment; scope `keys:manage` (DECISIONS sections 3 and 4). Another
- * application's key is 404.
+ * application's key is 404, the other environment's 403.
  */
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Either, Option, Redacted, Schema } from "effect"
@@ -66,8 +66,17 @@ export const layer = HttpApiBuilder.group(OsirisApi, "apiKeys", (handlers) =>
         Effect.gen(function*() {
           const caller = yield* CurrentKey
           if (!Auth.hasScope(caller, "keys:manage")) return Auth.lacksScope("keys:manage")
+          const other = caller.environment === "SANDBOX" ? "PRODUCTION" : "SANDBOX"
           const ids = (yield* keys.list(caller.applicationId, caller.environment)).map((k) => k.id)
-          if (!ids.includes(path.id)) return json(404, { detail: "API key not found." })
+          if (!ids.includes(path.id)) {
+            // The application's key of the other environment is 403 (as every resource); any other id 404.
+            const others = (yield* keys.list(caller.applicationId, other)).map((k) => k.id)
+            return others.includes(path.id)
+              ? json(403, {
+                detail: `A ${caller.environment.toLowerCase()} key cannot manage ${other.toLowerCase()} keys.`
+              })
+              : json(404, { detail: "API key not found." })
+          }
           const revoked = yield* keys.revoke(caller.applicationId, path.id)
           return Option.match(revoked, {
             onNone: () => json(404, { detail: "API key not found." }),
