@@ -97,6 +97,21 @@ export const readLimited: Effect.Effect<
   )
 })
 
+/** Deepest nesting of a JSON body the host reads (the searches endpoint's parser stops near Python's limit). */
+const MAX_DEPTH = 256
+
+/** Whether a parsed JSON value nests deeper than `MAX_DEPTH` (walked without recursion). */
+const tooDeep = (value: unknown): boolean => {
+  const stack: Array<readonly [unknown, number]> = [[value, 0]]
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!
+    if (v === null || typeof v !== "object") continue
+    if (depth >= MAX_DEPTH) return true
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, depth + 1])
+  }
+  return false
+}
+
 /** Whether a Content-Type names JSON. */
 export const isJsonType = (contentType: string | undefined) =>
   /^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType ?? "")
@@ -115,6 +130,10 @@ export const decode = <A, I>(
     }
     const text = new TextDecoder("utf-8", { fatal: false }).decode(bytes.right)
     const parsed = Either.try(() => JSON.parse(text === "" ? "{}" : text) as unknown)
+    // Nested deeper than any body of ours: unreadable, as the searches endpoint answers it.
+    if (Either.isRight(parsed) && tooDeep(parsed.right)) {
+      return Either.left(json(400, { detail: RequestValidation.UNREADABLE_BODY }))
+    }
     const body = Either.isRight(parsed) ? Schema.decodeUnknownEither(schema)(parsed.right) : undefined
     if (body === undefined || Either.isLeft(body)) {
       return Either.left(valueError(["body"], `expected ${expected}`, Either.isRight(parsed) ? parsed.right : null))

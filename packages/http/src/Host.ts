@@ -3,13 +3,22 @@
  * environment, and the HTTP API. The sandbox registry is the fixture registry (`Sandbox.registry()`);
  * the production registry is the operator's, imported into the database.
  */
-import { HttpApiBuilder, HttpApiScalar, HttpMiddleware } from "@effect/platform"
+import {
+  HttpApiBuilder,
+  HttpApiScalar,
+  type HttpApp,
+  HttpMiddleware,
+  HttpServerRequest,
+  HttpServerResponse
+} from "@effect/platform"
 import type { Migrator, SqlClient, SqlError } from "@effect/sql"
 import type { PgClient } from "@effect/sql-pg"
 import { Engine, Ids, Registry, Sandbox, Watchlist } from "@osiris/core"
 import { Dispatcher, Store } from "@osiris/webhooks"
 import { type Duration, Effect, Layer } from "effect"
 import { randomUUID } from "node:crypto"
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import type { Duplex } from "node:stream"
 import { OsirisApi } from "./Api.js"
 import * as ApiKeysHttp from "./ApiKeys/Http.js"
 import { ApiKeysRepo } from "./ApiKeys/Repo.js"
@@ -37,6 +46,34 @@ import * as UsageHttp from "./Usage/Http.js"
 import { UsageRepo } from "./Usage/Repo.js"
 import * as WebhooksHttp from "./Webhooks/Http.js"
 
+/** The router's longest path parameter (find-my-way's `maxParamLength`); longer ones match no route. */
+const MAX_SEGMENT = 100
+
+/** Whether the router can route a request target: its path decodes and no segment is over the limit. */
+const routable = (url: string) => {
+  const q = url.search(/[?#]/)
+  const path = q < 0 ? url : url.slice(0, q)
+  try {
+    decodeURIComponent(path)
+  } catch {
+    return false
+  }
+  return path.split("/").every((segment) => segment.length <= MAX_SEGMENT)
+}
+
+const notFound = HttpServerResponse.unsafeJson({ detail: "Not found." }, { status: 404 })
+
+/**
+ * A path with broken percent-encoding, or one the router gives up on (a segment over its length
+ * limit), names no resource: the documented 404 rather than the router's empty one.
+ */
+const withValidPath = <E, R>(app: HttpApp.Default<E, R>) =>
+  Effect.flatMap(
+    HttpServerRequest.HttpServerRequest,
+    (request): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> =>
+      routable(request.url) ? app : Effect.succeed(notFound)
+  )
+
 /**
  * Serving the API with the per-key rate limit (default 100 requests per second, bursts of 200) and,
  * optionally, a request log. The documented bodies for unanswered failures (500/503) come from
@@ -49,9 +86,47 @@ export const serve = (
     ? <A>(app: A) => app
     : RateLimit.middleware(options.rateLimit ?? { perSecond: 100, burst: 200 })
   return HttpApiBuilder.serve((app) => {
-    const served = limit(app)
+    const served = limit(withValidPath(app))
     return options.log === true ? HttpMiddleware.logger(served) : served
   })
+}
+
+/**
+ * The Node HTTP server the host runs on. Requests Node's parser refuses before the API sees them
+ * (malformed request lines or headers, invalid characters, headers over Node's limit) get the
+ * documented `{"detail"}` body instead of Node's bare 400; connections close without resetting
+ * under an answer the client has not read yet.
+ */
+export const nodeServer = (): Server => {
+  const server = createServer()
+  // An answer sent before the body was read (a 404, a 401, a 413): drop the rest of the body for a
+  // moment rather than close with unread input, which resets the connection under the answer.
+  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    res.once("finish", () => {
+      if (req.complete) return
+      req.resume()
+      setTimeout(() => req.socket.destroy(), 2000).unref()
+    })
+  })
+  server.on("clientError", (err: NodeJS.ErrnoException, socket: Duplex) => {
+    if (!socket.writable || err.code === "ECONNRESET") return socket.destroy()
+    const tooLarge = err.code === "HPE_HEADER_OVERFLOW"
+    const body = JSON.stringify({
+      detail: tooLarge ? "The request headers are too large." : "The request is not valid HTTP/1.1."
+    })
+    socket.end(
+      `HTTP/1.1 ${tooLarge ? "431 Request Header Fields Too Large" : "400 Bad Request"}\r\n` +
+        `content-type: application/json\r\ncontent-length: ${
+          Buffer.byteLength(body)
+        }\r\nconnection: close\r\n\r\n${body}`
+    )
+    // Lingering close: read and drop what the client is still sending for a moment, so closing with
+    // unread input does not reset the connection before the client has read the answer.
+    socket.on("data", () => {})
+    socket.resume()
+    setTimeout(() => socket.destroy(), 2000).unref()
+  })
+  return server
 }
 
 /** What the host needs to know. */

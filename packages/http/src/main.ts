@@ -8,7 +8,6 @@ import { HttpServer } from "@effect/platform"
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { Sandbox } from "@osiris/core"
 import { Config, Console, Effect, Layer, Option, Redacted } from "effect"
-import { createServer } from "node:http"
 import { ApiKeysRepo, SCOPES } from "./ApiKeys/Repo.js"
 import * as Host from "./Host.js"
 import * as Providers from "./Orderables/Providers.js"
@@ -42,6 +41,11 @@ const leaseSeconds = Config.number("OSIRIS_LEASE_SECONDS").pipe(
 const pepListPath = Config.string("OSIRIS_PEP_LIST").pipe(
   Config.option,
   Config.withDescription("A PEP list (JSON Lines of {name, id?, aliases?, positions?}) for production PEP screening")
+)
+
+const requestLog = Config.boolean("OSIRIS_REQUEST_LOG").pipe(
+  Config.withDefault(true),
+  Config.withDescription("Log every request (method, path, status, time)")
 )
 
 const rateLimit = Config.all({
@@ -99,9 +103,10 @@ const main = Effect.gen(function*() {
   const consoleUrl = Option.map(yield* consoleUrlConfig, (u) => u.replace(/\/+$/, ""))
   const lease = yield* leaseSeconds
   const limit = yield* rateLimit
+  const log = yield* requestLog
   const pepList = Option.map(yield* pepListPath, Providers.readPepList)
   const baseUrl = Option.getOrElse(configured, () => `http://localhost:${p}`).replace(/\/+$/, "")
-  const server = NodeHttpServer.layer(createServer, { port: p })
+  const server = NodeHttpServer.layer(Host.nodeServer, { port: p })
   const announce = Layer.effectDiscard(Effect.gen(function*() {
     yield* bootstrap(baseUrl)
     const address = yield* HttpServer.addressWith((a) => Effect.succeed(a))
@@ -112,7 +117,7 @@ const main = Effect.gen(function*() {
   }))
   const storage = Host.layerRepos.pipe(Layer.provideMerge(Database.layerConfig))
   return Layer.mergeAll(
-    Host.serve({ log: true, rateLimit: limit.perSecond > 0 ? limit : false }).pipe(
+    Host.serve({ log, rateLimit: limit.perSecond > 0 ? limit : false }).pipe(
       Layer.provide(Host.layerApi({
         baseUrl,
         ...(Option.isSome(consoleUrl) ? { consoleUrl: consoleUrl.value } : {}),

@@ -10,6 +10,7 @@ import { describe, expect, layer } from "@effect/vitest"
 import { Backends, Fixtures, TestHost } from "@osiris/testkit"
 import { Effect } from "effect"
 import { request } from "node:http"
+import { connect } from "node:net"
 
 const cyphorus = Fixtures.byName("Cyphorus Reg Company")!
 const body = { name: cyphorus.name, address: cyphorus.address, options: ["Order.NaicsPrediction"] }
@@ -89,6 +90,51 @@ for (const backend of Backends.all()) {
             }
           }
           expect(rows).toBeGreaterThan(10)
+        }))
+
+      it.effect("what the fuzzer found: odd paths, deep bodies and broken HTTP get documented errors", () =>
+        Effect.gen(function*() {
+          const { base, key } = yield* TestHost.client
+          for (
+            const path of ["/searches/%ZZ", "/businesses/%E0%A4%A", `/businesses/${"x".repeat(5000)}`, "/nope/%ZZ"]
+          ) {
+            const r = yield* TestHost.call(base, key, "GET", path)
+            expect(r, path).toStrictEqual({ status: 404, body: { detail: "Not found." } })
+          }
+          const deep = `${"{\"a\":".repeat(5000)}1${"}".repeat(5000)}`
+          for (const path of ["/api_keys", "/webhooks", "/searches"]) {
+            const r = yield* Effect.promise(async () => {
+              const res = await fetch(`${base}${path}`, {
+                method: "POST",
+                headers: { "x-api-key": key, "content-type": "application/json" },
+                body: deep
+              })
+              return { status: res.status, body: await res.json() }
+            })
+            expect(r, path).toStrictEqual({ status: 400, body: { detail: "There was an error parsing the body" } })
+          }
+          // Node's parser refuses these before the API sees them; the answer still has the documented shape.
+          const port = Number(new URL(base).port)
+          for (
+            const raw of [
+              "GET /searches HTTP/1.1\r\nhost: x\r\nx-api-key: a\x01b\r\nconnection: close\r\n\r\n",
+              "NOT HTTP AT ALL\r\n\r\n",
+              `GET /searches HTTP/1.1\r\nhost: x\r\nidempotency-key: ${"k".repeat(20_000)}\r\nconnection: close\r\n\r\n`
+            ]
+          ) {
+            const answer = yield* Effect.promise(() =>
+              new Promise<string>((resolve) => {
+                const chunks: Array<Buffer> = []
+                const socket = connect(port, "127.0.0.1", () => socket.write(raw))
+                socket.on("data", (d) => chunks.push(d))
+                socket.on("error", () => {})
+                socket.on("close", () => resolve(Buffer.concat(chunks).toString()))
+              })
+            )
+            expect(answer).toMatch(/^HTTP\/1\.1 (400|431) /)
+            expect(answer).toMatch(/content-type: application\/json/i)
+            expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)).detail).toEqual(expect.any(String))
+          }
         }))
 
       it.effect("an endless body gets 413 after 1 MiB, while the client is still sending", () =>

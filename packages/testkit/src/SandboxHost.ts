@@ -9,7 +9,6 @@ import { type Registry, Watchlist } from "@osiris/core"
 import { ApiKeys, Database, Host } from "@osiris/http"
 import { Signature, Store } from "@osiris/webhooks"
 import { Effect, Layer, ManagedRuntime, Random, Redacted } from "effect"
-import { createServer } from "node:http"
 import { createServer as createNetServer } from "node:net"
 import * as SandboxClock from "./SandboxClock.js"
 import * as Template from "./Template.js"
@@ -84,7 +83,7 @@ export const startSandboxHost = async (options: SandboxHostOptions = {}): Promis
     })),
     Layer.provideMerge(Host.layerRepos),
     Layer.provideMerge(Database.layerEmbedded(undefined, { template: await database })),
-    Layer.provideMerge(NodeHttpServer.layer(createServer, { port, host: "127.0.0.1" })),
+    Layer.provideMerge(NodeHttpServer.layer(Host.nodeServer, { port, host: "127.0.0.1" })),
     Layer.provide(clock.layer),
     Layer.provide(Layer.setRandom(Random.make(options.seed ?? 1)))
   )

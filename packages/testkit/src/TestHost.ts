@@ -5,7 +5,7 @@
  * `startSandboxHost` is the same host for suites written with promises.
  */
 import { type HttpClient, HttpServer } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
+import { NodeHttpClient, NodeHttpServer } from "@effect/platform-node"
 import type { SqlClient } from "@effect/sql"
 import type { PgClient } from "@effect/sql-pg"
 import type { Registry } from "@osiris/core"
@@ -28,6 +28,16 @@ export interface TestHostOptions {
   readonly config?: Partial<Host.HostConfig>
 }
 
+/**
+ * The host's Node server on an ephemeral port (so Node's parser refusals get the documented body),
+ * and an `HttpClient` whose requests go to it (as `NodeHttpServer.layerTest`).
+ */
+const server = HttpServer.layerTestClient.pipe(
+  Layer.provide(NodeHttpClient.layerWithoutAgent),
+  Layer.provide(NodeHttpClient.makeAgentLayer({ keepAlive: false })),
+  Layer.provideMerge(NodeHttpServer.layer(Host.nodeServer, { port: 0 }))
+)
+
 /** The whole host served on an ephemeral port over a fresh, migrated database of the backend. */
 export const layer = (backend: Backend, options: TestHostOptions = {}): Layer.Layer<
   Host.Repos | PgClient.PgClient | SqlClient.SqlClient | HttpServer.HttpServer | HttpClient.HttpClient,
@@ -42,7 +52,7 @@ export const layer = (backend: Backend, options: TestHostOptions = {}): Layer.La
     })),
     Layer.provideMerge(Host.layerRepos),
     Layer.provideMerge(backend.migrated()),
-    Layer.provideMerge(NodeHttpServer.layerTest),
+    Layer.provideMerge(server),
     // The host's background workers poll on the real clock (a suite's TestClock never moves).
     Layer.provide(Layer.setClock(Clock.make()))
   )
