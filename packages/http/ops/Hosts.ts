@@ -69,8 +69,14 @@ export const scratch = async () => {
         const live = yield* keys.create({ applicationId: app.id, environment: "PRODUCTION", name: "p", scopes: [] })
         return { app, sandbox: Redacted.value(sandbox.key), live: Redacted.value(live.key) }
       })),
+    /** A query on a connection of its own (so it works after the database was restarted under the run). */
     query: <A extends object>(f: (sql: SqlClient.SqlClient) => Effect.Effect<ReadonlyArray<A>, unknown>) =>
-      runtime.runPromise(Effect.flatMap(Sql.SqlClient, f)),
+      Effect.runPromise(
+        Effect.flatMap(Sql.SqlClient, f).pipe(
+          Effect.provide(Database.layerPostgres(Redacted.make(url), { maxConnections: 1 })),
+          Effect.scoped
+        )
+      ),
     dispose: () => runtime.dispose()
   }
 }

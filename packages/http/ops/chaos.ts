@@ -254,7 +254,9 @@ const main = async () => {
     )
     pending = states.filter((s) => !["COMPLETED", "FAILED", "CANCELLED"].includes(s.state)).reduce((a, s) => a + s.n, 0)
     const events = await db.query<{ id: string }>((sql) =>
-      sql`select id from webhook_events where application_id = ${keys.app.id} and environment = 'SANDBOX'`
+      // Every event published for the receiver's endpoint (the keys' APIKey.created came before it).
+      sql`select distinct e.id from webhook_events e join webhook_deliveries d on d.event_id = e.id
+          where e.application_id = ${keys.app.id}`
     )
     missing = events.map((e) => e.id).filter((id) => !sink.received.has(id))
     if ((pending === 0 && missing.length === 0) || Date.now() > deadline) break

@@ -7,7 +7,7 @@
 import { PgClient } from "@effect/sql-pg"
 import { Formats, Ids } from "@osiris/core"
 import { Store } from "@osiris/webhooks"
-import { Clock, Context, Data, Effect, Layer, Option, Redacted } from "effect"
+import { Clock, Config, Context, Data, Effect, Layer, Option, Redacted } from "effect"
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
 
 /** SANDBOX or PRODUCTION. */
@@ -51,6 +51,9 @@ export class KeyRejected extends Data.TaggedError("KeyRejected")<{
 const KEY = /^osk_(test|live)_[A-Za-z0-9_-]{43}$/
 
 const envOfPrefix = { test: "SANDBOX", live: "PRODUCTION" } as const
+
+/** How many verified keys a process remembers (oldest out). */
+const KEY_CACHE_SIZE = 10_000
 
 /** The SHA-256 of a key. */
 export const hashKey = (key: string): Buffer => createHash("sha256").update(key, "utf8").digest()
@@ -132,6 +135,13 @@ export class ApiKeysRepo extends Context.Tag("@osiris/http/ApiKeysRepo")<ApiKeys
       const ids = yield* Ids.Ids
       const webhooks = yield* Store.WebhookStore
       const now = Effect.map(Clock.currentTimeMillis, Formats.timestampFromMillis)
+      // Keys verified recently (positive answers only, so unknown keys always reach the database),
+      // on the real clock: every request would otherwise cost a database round trip for its key.
+      const cacheMillis = 1000 * (yield* Config.number("OSIRIS_KEY_CACHE_SECONDS").pipe(
+        Config.withDefault(5),
+        Effect.orDie
+      ))
+      const verified = new Map<string, { readonly key: ApiKey; readonly until: number }>()
       const select = (where: ReturnType<typeof sql.and> | ReturnType<typeof sql.literal>) =>
         sql<Row>`
           select k.id, k.application_id, a.name as application_name, k.environment, k.name, k.prefix, k.scopes,
@@ -179,6 +189,9 @@ export class ApiKeysRepo extends Context.Tag("@osiris/http/ApiKeysRepo")<ApiKeys
             const m = KEY.exec(presented)
             if (m === null) return yield* new KeyRejected({ reason: "malformed" })
             const hash = hashKey(presented)
+            const cacheKey = hash.toString("base64")
+            const hit = verified.get(cacheKey)
+            if (hit !== undefined && hit.until > performance.now()) return hit.key
             const rows = yield* select(sql`k.key_hash = ${hash}`).pipe(Effect.orDie)
             const row = rows[0]
             // The lookup is by hash; the comparison that decides is constant time.
@@ -189,7 +202,12 @@ export class ApiKeysRepo extends Context.Tag("@osiris/http/ApiKeysRepo")<ApiKeys
               return yield* new KeyRejected({ reason: "unknown" })
             }
             if (row.revokedAt !== null) return yield* new KeyRejected({ reason: "revoked" })
-            return toKey(row)
+            const key = toKey(row)
+            if (cacheMillis > 0) {
+              if (verified.size >= KEY_CACHE_SIZE) verified.delete(verified.keys().next().value!)
+              verified.set(cacheKey, { key, until: performance.now() + cacheMillis })
+            }
+            return key
           }),
         list: (applicationId, environment) =>
           Effect.map(
@@ -203,6 +221,8 @@ export class ApiKeysRepo extends Context.Tag("@osiris/http/ApiKeysRepo")<ApiKeys
               where id = ${id} and application_id = ${applicationId} and revoked_at is null returning id`
             const rows = yield* select(sql`k.id = ${id} and k.application_id = ${applicationId}`)
             const found = Option.fromNullable(rows[0]).pipe(Option.map(toKey))
+            // This process refuses the key at once; others within OSIRIS_KEY_CACHE_SECONDS.
+            for (const [k, v] of verified) if (v.key.id === id) verified.delete(k)
             if (updated.length === 1 && Option.isSome(found)) {
               yield* webhooks.publish({
                 applicationId,

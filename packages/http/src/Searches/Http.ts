@@ -7,7 +7,7 @@
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Engine, Formats, Ids, RequestValidation, type Search, SearchRequest, SearchState } from "@osiris/core"
 import { Events } from "@osiris/webhooks"
-import { Clock, Duration, Effect, Either, Fiber, Option } from "effect"
+import { Clock, Duration, Effect, Either, Exit, Fiber, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { CurrentKey, OsirisApi } from "../Api.js"
 import type { ApiKey, Environment } from "../ApiKeys/Repo.js"
@@ -40,6 +40,21 @@ const userOf = (key: ApiKey): Search.SearchUser => ({
   last_name: "API",
   email: ""
 })
+
+/**
+ * A value with its object keys in the order PostgreSQL's jsonb keeps them (shorter keys first, then
+ * by bytes), so a search answered from memory is byte for byte the search later read back.
+ */
+const inJsonbOrder = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(inJsonbOrder)
+  if (value === null || typeof value !== "object") return value
+  const keys = Object.keys(value).sort((a, b) =>
+    Buffer.byteLength(a) - Buffer.byteLength(b) || Buffer.compare(Buffer.from(a), Buffer.from(b))
+  )
+  const out: Record<string, unknown> = {}
+  for (const k of keys) out[k] = inJsonbOrder((value as Record<string, unknown>)[k])
+  return out
+}
 
 /** 404 for another application's search (never revealing it exists), 403 for the other environment's. */
 const readable = (key: ApiKey, found: Option.Option<StoredSearch>) =>
@@ -109,11 +124,19 @@ export const layer = HttpApiBuilder.group(OsirisApi, "searches", (handlers) =>
       created?: Search.Search
     ) =>
       Effect.gen(function*() {
+        // The search this request ran itself, when it finished it (no need to read it back).
+        let ranHere: Search.Search | undefined
         if (mode._tag === "Sync") {
           // One budget for the whole wait, on the sleeping clock (a sandbox clock that only moves
           // when told still sleeps in real time).
           yield* Effect.gen(function*() {
-            if (Option.isSome(running)) yield* Effect.ignore(Fiber.join(running.value))
+            if (Option.isSome(running)) {
+              const exit = yield* Fiber.await(running.value)
+              if (Exit.isSuccess(exit) && exit.value !== undefined) {
+                ranHere = inJsonbOrder(exit.value) as Search.Search
+                return
+              }
+            }
             // Another request (maybe in another process) runs it: wait for its finish to be announced.
             yield* Effect.scoped(Effect.gen(function*() {
               const finished = yield* signals.watch(id)
@@ -126,9 +149,9 @@ export const layer = HttpApiBuilder.group(OsirisApi, "searches", (handlers) =>
           }).pipe(Effect.timeout(Duration.seconds(mode.seconds)), Effect.ignore)
         }
         // A new asynchronous search is answered as created (PENDING, 202), whatever the worker did since.
-        const s = mode._tag === "Async" && !replay && created !== undefined
+        const s = ranHere ?? (mode._tag === "Async" && !replay && created !== undefined
           ? created
-          : Option.getOrThrow(yield* searches.get(key.applicationId, id)).body
+          : Option.getOrThrow(yield* searches.get(key.applicationId, id)).body)
         const done = TERMINAL.includes(s.state) && !(mode._tag === "Async" && !replay)
         const applied = mode._tag === "Async" ? "respond-async" : mode.applied
         return json(done ? 201 : 202, s, {
