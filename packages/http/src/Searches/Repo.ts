@@ -157,18 +157,20 @@ export class SearchesRepo extends Context.Tag("@osiris/http/SearchesRepo")<Searc
           ).pipe(Effect.orDie),
         finish: (id, owner, state, body) =>
           sql.withTransaction(Effect.gen(function*() {
+            // The notification wakes requests waiting for it in any process (delivered on commit; see
+            // Signals.ts); it goes with the update, in one round trip.
             const rows = yield* sql<{ applicationId: string; environment: Environment }>`
-              update searches set state = ${state}, body = ${
+              with finished as (
+                update searches set state = ${state}, body = ${
               sql.json(body)
             }, updated_at = ${body.updated_at}::timestamp,
-                lease_owner = null, lease_until = null
-              where id = ${id} and state = 'EXECUTING' and lease_owner = ${owner}
-                and lease_until >= (now() at time zone 'utc')
-              returning application_id, environment`
+                  lease_owner = null, lease_until = null
+                where id = ${id} and state = 'EXECUTING' and lease_owner = ${owner}
+                  and lease_until >= (now() at time zone 'utc')
+                returning id, application_id, environment)
+              select application_id, environment, pg_notify('osiris_search_done', id::text) from finished`
             const row = rows[0]
             if (row === undefined) return false
-            // Wakes requests waiting for it in any process (delivered on commit; see Signals.ts).
-            yield* sql`select pg_notify('osiris_search_done', ${id})`
             // Production work is billable: one usage record per search (DECISIONS section 3).
             if (row.environment === "PRODUCTION") {
               yield* sql`insert into usage_records (application_id, environment, kind, resource_id, at)
