@@ -138,6 +138,12 @@ export const layer = HttpApiBuilder.group(OsirisApi, "searches", (handlers) =>
               }
             }
             // Another request (maybe in another process) runs it: wait for its finish to be announced.
+            // Already finished (a replay, say): nothing to wait for.
+            const stored = yield* searches.get(key.applicationId, id)
+            if (Option.isSome(stored) && TERMINAL.includes(stored.value.state)) {
+              ranHere = stored.value.body
+              return
+            }
             yield* Effect.scoped(Effect.gen(function*() {
               const finished = yield* signals.watch(id)
               let current = yield* searches.get(key.applicationId, id)

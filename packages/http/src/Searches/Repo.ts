@@ -104,6 +104,8 @@ export class SearchesRepo extends Context.Tag("@osiris/http/SearchesRepo")<Searc
       const sql = yield* PgClient.PgClient
       const webhooks = yield* Store.WebhookStore
       const columns = sql`id, application_id, environment, state, request, body, attempts, business_id`
+      // What reads answer with (the request is only needed to run a search, and costs a JSON parse).
+      const readColumns = sql`id, application_id, environment, state, null as request, body, attempts, business_id`
       return SearchesRepo.of({
         create: (input) =>
           sql.withTransaction(Effect.gen(function*() {
@@ -218,7 +220,7 @@ export class SearchesRepo extends Context.Tag("@osiris/http/SearchesRepo")<Searc
           })).pipe(Effect.orDie),
         list: (input) =>
           Effect.map(
-            sql<Row>`select ${columns} from searches
+            sql<Row>`select ${readColumns} from searches
               where application_id = ${input.applicationId} and environment = ${input.environment}
                 ${input.before === undefined ? sql`` : sql`and id < ${input.before}`}
                 ${input.state === undefined ? sql`` : sql`and state = ${input.state}`}
@@ -229,7 +231,7 @@ export class SearchesRepo extends Context.Tag("@osiris/http/SearchesRepo")<Searc
         get: (applicationId, id) =>
           // Ids come from URLs: anything but a UUID is simply not found (never a database error).
           !Formats.isUuid(id) ? Effect.succeed(Option.none()) : Effect.map(
-            sql<Row>`select ${columns} from searches where id = ${id} and application_id = ${applicationId}`,
+            sql<Row>`select ${readColumns} from searches where id = ${id} and application_id = ${applicationId}`,
             (rows) => Option.fromNullable(rows[0]).pipe(Option.map(toStored))
           ).pipe(Effect.orDie)
       })
