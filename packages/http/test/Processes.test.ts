@@ -6,50 +6,17 @@
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { Sandbox } from "@osiris/core"
+import { HostProcess } from "@osiris/testkit"
 import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
-import { type ChildProcess, spawn } from "node:child_process"
-import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ApiKeys, Database, Host } from "../src/index.js"
 
 const url = process.env.DATABASE_URL
-const root = join(import.meta.dirname, "..", "..", "..")
+type Running = HostProcess.HostProcess
 
-interface Running {
-  readonly proc: ChildProcess
-  readonly base: string
-}
-
-/** Starts `npm start`'s program on a free port against `databaseUrl`; resolves when it listens. */
+/** `npm start`'s program against `databaseUrl`, leases of 3 s (the testkit's `HostProcess`). */
 const startHost = (databaseUrl: string) =>
-  new Promise<Running>((resolve, reject) => {
-    const proc = spawn(process.execPath, ["packages/http/bin/host.mjs"], {
-      cwd: root,
-      env: {
-        ...process.env,
-        DATABASE_URL: databaseUrl,
-        PORT: "0",
-        OSIRIS_LEASE_SECONDS: "3",
-        OSIRIS_RATE_LIMIT: "1000"
-      },
-      stdio: ["ignore", "pipe", "pipe"]
-    })
-    let out = ""
-    const timer = setTimeout(() => reject(new Error(`the host did not start:\n${out}`)), 60_000)
-    proc.stdout!.on("data", (d: Buffer) => {
-      out += d.toString()
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)
-      if (m !== null) {
-        clearTimeout(timer)
-        resolve({ proc, base: m[1]! })
-      }
-    })
-    proc.stderr!.on("data", (d: Buffer) => (out += d.toString()))
-    proc.on("exit", (code) => {
-      clearTimeout(timer)
-      reject(new Error(`the host exited (${code}):\n${out}`))
-    })
-  })
+  HostProcess.start({ DATABASE_URL: databaseUrl, OSIRIS_LEASE_SECONDS: "3", OSIRIS_RATE_LIMIT: "1000" })
 
 // A business of the host's sandbox registry (the fixture registry `npm start` serves).
 const sample = Sandbox.registry()[0]!
@@ -195,10 +162,8 @@ describe.skipIf(url === undefined || url === "")("graceful shutdown", () => {
           body: JSON.stringify(request)
         }).then((r) => r.status)))
       expect(accepted.every((s) => s === 202)).toBe(true)
-      const exited = new Promise<number | null>((resolve) => host.proc.on("exit", (code) => resolve(code)))
       const started = Date.now()
-      host.proc.kill("SIGTERM")
-      const code = await exited
+      const code = await host.stop()
       expect(Date.now() - started).toBeLessThan(15_000)
       expect(code === 0 || code === 130 || code === 143).toBe(true)
       const states = await runtime.runPromise(

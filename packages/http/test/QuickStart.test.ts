@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { type ChildProcess, spawn } from "node:child_process"
+import { HostProcess } from "@osiris/testkit"
 import { mkdtempSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
@@ -13,32 +13,9 @@ const freePort = () =>
     })
   })
 
-/** Starts the host as `npm start` does and resolves when it says it listens. */
+/** Starts the host as `npm start` does (embedded storage under `dataDir`, the default rate limit). */
 const start = (port: number, dataDir: string) =>
-  new Promise<{ child: ChildProcess; output: () => string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [join(import.meta.dirname, "..", "bin", "host.mjs")], {
-      env: { ...process.env, PORT: String(port), OSIRIS_DATA_DIR: dataDir, DATABASE_URL: "" },
-      stdio: ["ignore", "pipe", "pipe"]
-    })
-    let out = ""
-    const timer = setTimeout(() => reject(new Error(`host did not start:\n${out}`)), 45_000)
-    const onData = (d: Buffer) => {
-      out += d.toString()
-      if (out.includes("Osiris listening on")) {
-        clearTimeout(timer)
-        resolve({ child, output: () => out })
-      }
-    }
-    child.stdout!.on("data", onData)
-    child.stderr!.on("data", onData)
-    child.on("exit", (code) => reject(new Error(`host exited with ${code}:\n${out}`)))
-  })
-
-const stop = (child: ChildProcess) =>
-  new Promise<number | null>((resolve) => {
-    child.once("exit", (code) => resolve(code))
-    child.kill("SIGTERM")
-  })
+  HostProcess.start({ PORT: String(port), OSIRIS_DATA_DIR: dataDir, DATABASE_URL: "", OSIRIS_RATE_LIMIT: "100" })
 
 describe("quick start (npm start on the embedded default)", () => {
   it("prints a sandbox key once and a request that verifies; restarts keep the data", async () => {
@@ -56,7 +33,7 @@ describe("quick start (npm start on the embedded default)", () => {
     const search = await r.json() as { state: string; verified: boolean; url: string }
     expect(search).toMatchObject({ state: "COMPLETED", verified: true })
     expect(search.url.startsWith(`http://localhost:${port}/searches/`)).toBe(true)
-    expect(await stop(first.child)).toBe(0)
+    expect(await first.stop()).toBe(0)
 
     const second = await start(port, dataDir)
     expect(second.output()).not.toMatch(/osk_test_/)
@@ -65,6 +42,6 @@ describe("quick start (npm start on the embedded default)", () => {
       headers: { "x-api-key": key }
     })
     expect(again.status).toBe(200)
-    expect(await stop(second.child)).toBe(0)
+    expect(await second.stop()).toBe(0)
   }, 120_000)
 })

@@ -4,6 +4,7 @@
  */
 export * as Backends from "./Backends.js"
 export * as Fixtures from "./Fixtures.js"
+export * as HostProcess from "./HostProcess.js"
 export * as SandboxClock from "./SandboxClock.js"
 export { type SandboxHost, type SandboxHostOptions, startSandboxHost } from "./SandboxHost.js"
 export * as Template from "./Template.js"
