@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { describe, expect, layer } from "@effect/vitest"
+import { describe, expect, it, layer } from "@effect/vitest"
 import { Backends } from "@osiris/testkit"
 import { Effect, Either, Layer, Option, Redacted } from "effect"
 import { ApiKeys, Host } from "../src/index.js"
@@ -85,3 +85,34 @@ for (const backend of Backends.all()) {
     })
   })
 }
+
+describe("key comparison", () => {
+  it("decides on SHA-256 digests with a comparison whose time does not depend on where they differ", () => {
+    const key = ApiKeys.newKey("SANDBOX")
+    const digest = ApiKeys.hashKey(key)
+    expect(ApiKeys.sameDigest(digest, ApiKeys.hashKey(key))).toBe(true)
+    const firstByte = Buffer.from(digest)
+    firstByte[0]! ^= 1
+    const lastByte = Buffer.from(digest)
+    lastByte[31]! ^= 1
+    expect(ApiKeys.sameDigest(digest, firstByte)).toBe(false)
+    expect(ApiKeys.sameDigest(digest, lastByte)).toBe(false)
+    expect(ApiKeys.sameDigest(digest, digest.subarray(0, 16))).toBe(false)
+    // An early-exit comparison answers a first-byte difference sooner than a last-byte one. Timed
+    // side by side in alternating batches, the two take the same time (the margin is for a shared machine).
+    const batch = (other: Buffer) => {
+      const t = process.hrtime.bigint()
+      for (let i = 0; i < 50_000; i++) ApiKeys.sameDigest(digest, other)
+      return Number(process.hrtime.bigint() - t)
+    }
+    const early: Array<number> = []
+    const late: Array<number> = []
+    for (let round = 0; round < 9; round++) {
+      early.push(batch(firstByte))
+      late.push(batch(lastByte))
+    }
+    const median = (xs: Array<number>) => xs.sort((a, b) => a - b)[4]!
+    expect(median(early) / median(late)).toBeGreaterThan(0.5)
+    expect(median(early) / median(late)).toBeLessThan(2)
+  })
+})

@@ -3,7 +3,8 @@
  * the other environment's 403, a revoked key 401) on every resource with an id; no plaintext key
  * anywhere in the database (every column of every table scanned); an endless body gets its 413
  * after 1 MiB while the client is still sending. (The webhook guard's address, DNS and URL rules are
- * in packages/webhooks/test/Guard.test.ts and, through the API, packages/testkit/test/Webhooks.test.ts.)
+ * in packages/webhooks/test/Guard.test.ts and, through the API, packages/testkit/test/Webhooks.test.ts;
+ * the constant-time key comparison in ApiKeys.test.ts.)
  */
 import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"

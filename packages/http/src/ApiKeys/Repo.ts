@@ -58,6 +58,12 @@ const KEY_CACHE_SIZE = 10_000
 /** The SHA-256 of a key. */
 export const hashKey = (key: string): Buffer => createHash("sha256").update(key, "utf8").digest()
 
+/**
+ * Whether two key digests are equal, in a time that does not depend on where they differ
+ * (`crypto.timingSafeEqual`); digests of another length are simply unequal.
+ */
+export const sameDigest = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && timingSafeEqual(a, b)
+
 /** A new key string for an environment (256 bits from the operating system's CSPRNG). */
 export const newKey = (environment: Environment): string =>
   `osk_${environment === "SANDBOX" ? "test" : "live"}_${randomBytes(32).toString("base64url")}`
@@ -195,7 +201,7 @@ export class ApiKeysRepo extends Context.Tag("@osiris/http/ApiKeysRepo")<ApiKeys
             const rows = yield* select(sql`k.key_hash = ${hash}`).pipe(Effect.orDie)
             const row = rows[0]
             // The lookup is by hash; the comparison that decides is constant time.
-            if (row === undefined || row.keyHash === undefined || !timingSafeEqual(Buffer.from(row.keyHash), hash)) {
+            if (row === undefined || row.keyHash === undefined || !sameDigest(row.keyHash, hash)) {
               return yield* new KeyRejected({ reason: "unknown" })
             }
             if (row.environment !== envOfPrefix[m[1] as "test" | "live"]) {
