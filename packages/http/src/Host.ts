@@ -92,6 +92,16 @@ export const serve = (
 }
 
 /**
+ * Lingering close after a refused request: read and drop what the client is still sending for up to
+ * 2 s, so closing with unread input does not reset the connection before the client reads the answer.
+ */
+const linger = (socket: Duplex) => {
+  socket.on("data", () => {})
+  socket.resume()
+  setTimeout(() => socket.destroy(), 2000).unref()
+}
+
+/**
  * The Node HTTP server the host runs on. Requests Node's parser refuses before the API sees them
  * (malformed request lines or headers, invalid characters, headers over Node's limit) get the
  * documented `{"detail"}` body instead of Node's bare 400; connections close without resetting
@@ -104,8 +114,9 @@ export const nodeServer = (): Server => {
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
     res.once("finish", () => {
       if (req.complete) return
+      // Drain what is left (the connection stays usable once the body is in), for 2 s at most.
       req.resume()
-      setTimeout(() => req.socket.destroy(), 2000).unref()
+      setTimeout(() => req.complete || req.socket.destroy(), 2000).unref()
     })
   })
   server.on("clientError", (err: NodeJS.ErrnoException, socket: Duplex) => {
@@ -120,11 +131,7 @@ export const nodeServer = (): Server => {
           Buffer.byteLength(body)
         }\r\nconnection: close\r\n\r\n${body}`
     )
-    // Lingering close: read and drop what the client is still sending for a moment, so closing with
-    // unread input does not reset the connection before the client has read the answer.
-    socket.on("data", () => {})
-    socket.resume()
-    setTimeout(() => socket.destroy(), 2000).unref()
+    linger(socket)
   })
   return server
 }

@@ -185,7 +185,7 @@ export const layer = HttpApiBuilder.group(OsirisApi, "searches", (handlers) =>
           if (Either.isLeft(read)) return read.left
           const body = read.right
           const contentType = req.headers["content-type"] ?? ""
-          if (body.length > 0 && !/^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType)) {
+          if (body.length > 0 && !Body.isJsonType(contentType)) {
             return json(415, { detail: "Send the body as application/json." })
           }
           const validated = RequestValidation.createSearch({ body, headers: req.headers })
